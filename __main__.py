@@ -1,0 +1,44 @@
+"""anyscale-cloud: read the stack spec, build one AnyscaleCloud, export its outputs."""
+import json
+from typing import Any
+
+import pulumi
+
+from components.cloud import AnyscaleCloud
+from components.spec import SpecError, load_spec
+
+
+def read_config(key: str) -> Any:
+    # The raw value, not pulumi.Config: `resources` holds nested secrets (kubeconfig,
+    # cliToken) that the spec wraps and the components keep secret end to end.
+    raw = pulumi.runtime.get_config(f"anyscale-cloud:{key}")
+    if raw is None:
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+try:
+    spec = load_spec(read_config("cloud"), read_config("resources"))
+except SpecError as error:
+    # RunError: reported without a traceback, before any resource is declared.
+    raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None
+
+cloud = AnyscaleCloud(spec)
+pulumi.export("cloudId", cloud.cloud_id)
+pulumi.export("registryId", cloud.registry_id)
+pulumi.export(
+    "cloudResources",
+    {
+        name: {
+            "cloudResourceId": res.cloud_resource_id,
+            "bucket": res.bucket_uri,
+            "bucketEndpoint": res.bucket_endpoint,
+            "gatewayAddress": res.gateway_address,
+        }
+        for name, res in cloud.resources.items()
+    },
+)
+pulumi.export("kubeconfigs", pulumi.Output.secret({name: res.kubeconfig for name, res in cloud.resources.items()}))

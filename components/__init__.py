@@ -1,0 +1,1 @@
+"""anyscale-cloud components: the spec and the ComponentResources built from it."""

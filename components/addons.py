@@ -1,0 +1,253 @@
+"""ClusterAddons: what runs inside every cluster, whatever its provider.
+
+Envoy Gateway (Helm release: its certgen Job is a hook), the EnvoyProxy / GatewayClass /
+Gateway objects, the KubeRay operator, the NVIDIA device plugin where there are GPU
+pools, and the Anyscale operator: the AKS cluster extension on AKS, the Helm chart
+elsewhere, configured with the same keys either way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+from pulumi_azure_native import kubernetesconfiguration
+
+from components import defaults
+from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
+from components.spec import AddonsSpec
+from components.target import Target
+
+ENVOY_NAMESPACE = "envoy-gateway-system"
+KUBERAY_NAMESPACE = "kuberay-system"
+DEVICE_PLUGIN_NAMESPACE = "nvidia-device-plugin"
+GATEWAY_API = "gateway.networking.k8s.io/v1"
+ENVOY_API = "gateway.envoyproxy.io/v1alpha1"
+ENVOY_PROXY_NAME = "anyscale-proxy"
+
+
+class KubernetesObject(pulumi.CustomResource):
+    """A custom object whose `status` we read (CustomResource exposes only its inputs)."""
+
+    status: pulumi.Output[Any]
+
+    def __init__(self, name: str, api_version: str, kind: str, metadata: dict[str, Any], spec: dict[str, Any], opts: pulumi.ResourceOptions):
+        props = {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": None}
+        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=k8s._utilities.get_version()))
+        super().__init__(f"kubernetes:{api_version}:{kind}", name, props, opts)
+
+
+def certificate_secret_names(cloud_resource_id: str) -> dict[str, str]:
+    """The TLS Secrets the operator creates, named after the ID with `_` -> `-`."""
+    slug = cloud_resource_id.replace("_", "-")
+    return {"https": f"anyscale-{slug}-certificate", "https-session": f"anyscale-svc-{slug}-certificate"}
+
+
+def gateway_listeners(cloud_resource_id: str) -> list[dict[str, Any]]:
+    secrets = certificate_secret_names(cloud_resource_id)
+    listeners: list[dict[str, Any]] = [{"name": "http", "port": 80, "protocol": "HTTP"}]
+    for name, hostname in defaults.GATEWAY_HOSTS.items():
+        listeners.append(
+            {
+                "name": name,
+                "port": 443,
+                "protocol": "HTTPS",
+                "hostname": hostname,
+                "tls": {"mode": "Terminate", "certificateRefs": [{"kind": "Secret", "name": secrets[name]}]},
+                "allowedRoutes": {"namespaces": {"from": "All"}},
+            }
+        )
+    return listeners
+
+
+def operator_settings(target: Target, cloud_resource_id: pulumi.Input[str], gateway_address: pulumi.Input[str]) -> dict[str, Any]:
+    """The chart keys we set (flat, dotted). Every key must be one the chart's templates
+    read (shared/reference): Helm silently ignores anything else."""
+    settings: dict[str, Any] = {
+        "global.cloudDeploymentId": cloud_resource_id,
+        "global.cloudProvider": target.provider.lower(),
+        "global.controlPlaneURL": defaults.CONSOLE_ORIGIN,
+        "networking.gateway.enabled": True,
+        "networking.gateway.name": defaults.GATEWAY_NAME,
+        "networking.gateway.namespace": defaults.OPERATOR_NAMESPACE,
+        "networking.gateway.apiVersion": GATEWAY_API,
+        f"networking.gateway.{target.gateway_address_kind}": gateway_address,
+        "operator.serviceAccount.name": defaults.OPERATOR_SERVICE_ACCOUNT,
+        # Without it Ray pods run with no cloud identity.
+        "workloads.serviceAccount.name": defaults.OPERATOR_SERVICE_ACCOUNT,
+    }
+    if target.operator_identity is not None:
+        settings["global.auth.iamIdentity"] = target.operator_identity
+    settings.update(target.operator_settings)
+    return settings
+
+
+def nest(flat: dict[str, Any]) -> dict[str, Any]:
+    """{"a.b": 1} -> {"a": {"b": 1}}: Helm values from the flat chart keys."""
+    tree: dict[str, Any] = {}
+    for key, value in flat.items():
+        node = tree
+        *parents, leaf = key.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return tree
+
+
+def as_extension_setting(value: Any) -> Any:
+    """Extension settings are strings; booleans become "true"/"false"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+@dataclass(frozen=True)
+class AddonsArgs:
+    target: Target
+    cloud_resource_id: pulumi.Input[str]
+    addons: AddonsSpec
+    # Secret settings only the operator sees (Generic: the CLI token).
+    protected_settings: dict[str, pulumi.Input[str]]
+
+
+class ClusterAddons(pulumi.ComponentResource):
+    gateway_address: pulumi.Output[str]
+
+    def __init__(self, name: str, args: AddonsArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("anyscale-cloud:index:ClusterAddons", name, None, opts)
+        target = args.target
+        # In-cluster objects go with the cluster: a destroy then removes the registration
+        # while the operator still runs, instead of wedging on HTTP 409.
+        self._k8s = pulumi.ResourceOptions(parent=self, provider=target.kubernetes, deleted_with=target.cluster)
+        self._name, self._target = name, target
+
+        namespace = k8s.core.v1.Namespace(
+            f"{name}-operator-namespace",
+            metadata={"name": defaults.OPERATOR_NAMESPACE},
+            opts=self._k8s,
+        )
+        envoy = self._release(
+            "envoy-gateway", "eg", defaults.ENVOY_GATEWAY_CHART, args.addons.envoy_gateway.version, ENVOY_NAMESPACE, None, {}
+        )
+        self._release(
+            "kuberay", "kuberay-operator", "kuberay-operator", args.addons.kuberay.version, KUBERAY_NAMESPACE, defaults.KUBERAY_REPO, {}
+        )
+        if target.has_gpu_pools:
+            self._release(
+                "nvidia-device-plugin",
+                "nvidia-device-plugin",
+                "nvidia-device-plugin",
+                args.addons.nvidia_device_plugin.version,
+                DEVICE_PLUGIN_NAMESPACE,
+                defaults.NVIDIA_DEVICE_PLUGIN_REPO,
+                {"tolerations": [{"key": k, "operator": "Exists"} for k in (GPU_TAINT, ACCELERATOR_TAINT, CAPACITY_TAINT, "kubernetes.azure.com/scalesetpriority")]},
+            )
+        gateway = self._gateway(envoy, namespace, args.cloud_resource_id)
+        self.gateway_address = gateway.status.apply(lambda s: ((s or {}).get("addresses") or [{}])[0].get("value"))
+        settings = operator_settings(target, args.cloud_resource_id, self.gateway_address)
+        self.operator = (
+            self._extension(settings, args)
+            if target.operator_extension is not None
+            else self._operator_chart(settings, args, namespace)
+        )
+        self.register_outputs({"gateway_address": self.gateway_address})
+
+    def _release(self, key: str, release: str, chart: str, version: str, namespace: str, repo: str | None, values: dict[str, Any], depends_on: list[pulumi.Resource] | None = None) -> k8s.helm.v3.Release:
+        return k8s.helm.v3.Release(
+            f"{self._name}-{key}",
+            name=release,
+            chart=chart,
+            version=version,
+            repository_opts={"repo": repo} if repo else None,
+            namespace=namespace,
+            create_namespace=True,
+            values=values,
+            atomic=True,
+            cleanup_on_fail=True,
+            opts=pulumi.ResourceOptions.merge(self._k8s, pulumi.ResourceOptions(depends_on=depends_on or [])),
+        )
+
+    def _gateway(self, envoy: pulumi.Resource, namespace: pulumi.Resource, cloud_resource_id: pulumi.Input[str]) -> KubernetesObject:
+        after_crds = pulumi.ResourceOptions.merge(self._k8s, pulumi.ResourceOptions(depends_on=[envoy]))
+        proxy = KubernetesObject(
+            f"{self._name}-envoy-proxy",
+            ENVOY_API,
+            "EnvoyProxy",
+            {"name": ENVOY_PROXY_NAME, "namespace": ENVOY_NAMESPACE},
+            {
+                "provider": {
+                    "type": "Kubernetes",
+                    "kubernetes": {
+                        "envoyService": {"type": "LoadBalancer", "annotations": self._target.proxy_service_annotations}
+                    },
+                }
+            },
+            after_crds,
+        )
+        gateway_class = KubernetesObject(
+            f"{self._name}-gateway-class",
+            GATEWAY_API,
+            "GatewayClass",
+            {"name": defaults.GATEWAY_CLASS},
+            {
+                "controllerName": "gateway.envoyproxy.io/gatewayclass-controller",
+                "parametersRef": {"group": "gateway.envoyproxy.io", "kind": "EnvoyProxy", "name": ENVOY_PROXY_NAME, "namespace": ENVOY_NAMESPACE},
+            },
+            pulumi.ResourceOptions.merge(after_crds, pulumi.ResourceOptions(depends_on=[proxy])),
+        )
+        return KubernetesObject(
+            f"{self._name}-gateway",
+            GATEWAY_API,
+            "Gateway",
+            {
+                "name": defaults.GATEWAY_NAME,
+                "namespace": defaults.OPERATOR_NAMESPACE,
+                # Wait for the load balancer: the operator is configured with its address.
+                "annotations": {"pulumi.com/waitFor": "jsonpath={.status.addresses[0].value}"},
+            },
+            {
+                "gatewayClassName": defaults.GATEWAY_CLASS,
+                "listeners": pulumi.Output.from_input(cloud_resource_id).apply(gateway_listeners),
+            },
+            pulumi.ResourceOptions.merge(after_crds, pulumi.ResourceOptions(depends_on=[gateway_class, namespace])),
+        )
+
+    def _extension(self, settings: dict[str, Any], args: AddonsArgs) -> kubernetesconfiguration.Extension:
+        ext = self._target.operator_extension
+        assert ext is not None
+        return kubernetesconfiguration.Extension(
+            f"{self._name}-operator-extension",
+            extension_name="anyscale-operator",
+            cluster_rp="Microsoft.ContainerService",
+            cluster_resource_name="managedClusters",
+            cluster_name=ext.cluster_name,
+            resource_group_name=ext.resource_group_name,
+            extension_type=defaults.AKS_EXTENSION_TYPE,
+            release_train=defaults.AKS_EXTENSION_TRAIN,
+            auto_upgrade_minor_version=False,
+            version=args.addons.anyscale_operator.version,
+            plan=defaults.AKS_EXTENSION_PLAN,
+            scope={"cluster": {"release_namespace": defaults.OPERATOR_NAMESPACE}},
+            configuration_settings={k: as_extension_setting(v) for k, v in settings.items()},
+            # Omitted keys keep their value from an earlier install: clear the token.
+            configuration_protected_settings=pulumi.Output.secret(
+                {"global.auth.anyscaleCliToken": "", **args.protected_settings}
+            ),
+            opts=pulumi.ResourceOptions(parent=self, provider=ext.azure_provider, deleted_with=self._target.cluster),
+        )
+
+    def _operator_chart(self, settings: dict[str, Any], args: AddonsArgs, namespace: pulumi.Resource) -> k8s.helm.v3.Release:
+        # Secret values stay secret inside the otherwise reviewable values tree.
+        values = nest({**settings, **{k: pulumi.Output.secret(v) for k, v in args.protected_settings.items()}})
+        return self._release(
+            "anyscale-operator",
+            "anyscale-operator",
+            "anyscale-operator",
+            args.addons.anyscale_operator.version,
+            defaults.OPERATOR_NAMESPACE,
+            defaults.ANYSCALE_REPO,
+            values,
+            depends_on=[namespace],
+        )
+

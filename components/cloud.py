@@ -1,0 +1,138 @@
+"""AnyscaleCloud: the cloud's ARM record, its registry, and the ordered cloud resources."""
+from __future__ import annotations
+
+import importlib
+
+import pulumi
+import pulumi_random as random
+from pulumi_azure_native import Provider as AzureProvider
+from pulumi_azure_native import containerregistry, resources
+
+from components.addons import AddonsArgs, ClusterAddons
+from components.registration import CloudRecord, CloudResourceRegistration
+from components.spec import ResourceSpec, StackSpec
+from components.target import CloudContext, Target
+
+# provider -> (module, component class). Imported lazily: a stack with AKS only does not
+# pay for loading the AWS and GCP SDKs.
+TARGETS = {
+    "Azure": ("components.azure", "AksTarget"),
+    "AWS": ("components.aws", "EksTarget"),
+    "GCP": ("components.gcp", "GkeTarget"),
+    "Generic": ("components.generic", "GenericTarget"),
+}
+
+
+def target_class(provider: str) -> type[pulumi.ComponentResource]:
+    module, name = TARGETS[provider]
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ModuleNotFoundError, AttributeError):
+        raise pulumi.RunError(f"cloud resources of provider {provider} are not built yet ({module}.{name})") from None
+
+
+class CloudResource(pulumi.ComponentResource):
+    """One cloud resource: its provider target, its registration, and its add-ons."""
+
+    cloud_resource_id: pulumi.Output[str]
+    bucket_uri: pulumi.Output[str]
+    bucket_endpoint: pulumi.Output[str]
+    gateway_address: pulumi.Output[str]
+    kubeconfig: pulumi.Output[str]
+
+    def __init__(
+        self,
+        spec: ResourceSpec,
+        ctx: CloudContext,
+        cloud: CloudRecord,
+        previous: pulumi.Resource | None,
+        opts: pulumi.ResourceOptions | None = None,
+    ):
+        super().__init__("anyscale-cloud:index:CloudResource", spec.name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        built = target_class(spec.provider)(spec, ctx, child)
+        target: Target = built.target
+        self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child)
+        self.addons = ClusterAddons(
+            spec.name,
+            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, getattr(built, "protected_settings", {})),
+            child,
+        )
+        self.cloud_resource_id = self.registration.cloud_resource_id
+        self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)
+        self.bucket_endpoint = pulumi.Output.from_input(target.bucket_endpoint)
+        self.gateway_address = self.addons.gateway_address
+        self.kubeconfig = pulumi.Output.secret(built.kubeconfig)
+        self.register_outputs(
+            {
+                "cloud_resource_id": self.cloud_resource_id,
+                "bucket_uri": self.bucket_uri,
+                "bucket_endpoint": self.bucket_endpoint,
+                "gateway_address": self.gateway_address,
+                "kubeconfig": self.kubeconfig,
+            }
+        )
+
+
+class AnyscaleCloud(pulumi.ComponentResource):
+    """The resource group, the registry for managed image builds, the
+    `Anyscale.Platform/clouds` record, and its cloud resources, primary first.
+
+    Clusters, buckets and identities of all resources are built in parallel; only the
+    registrations are chained, each waiting for the one before it."""
+
+    cloud_id: pulumi.Output[str]
+    registry_id: pulumi.Output[str]
+    resources: dict[str, CloudResource]
+
+    def __init__(self, spec: StackSpec, opts: pulumi.ResourceOptions | None = None):
+        cloud = spec.cloud
+        super().__init__("anyscale-cloud:index:AnyscaleCloud", cloud.name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        azure = AzureProvider(f"{cloud.name}-azure", location=cloud.location, opts=child)
+        rand = random.Provider(f"{cloud.name}-random", opts=child)
+        on_azure = pulumi.ResourceOptions(parent=self, provider=azure)
+        guarded = pulumi.ResourceOptions.merge(on_azure, pulumi.ResourceOptions(protect=cloud.protect))
+
+        group = resources.ResourceGroup(
+            f"{cloud.name}-rg",
+            resource_group_name=cloud.resource_group,
+            location=cloud.location,
+            tags=cloud.tags,
+            opts=guarded,
+        )
+        registry = containerregistry.Registry(
+            f"{cloud.name}-registry",
+            resource_group_name=group.name,
+            location=cloud.location,
+            sku={"name": cloud.registry_sku},
+            admin_user_enabled=False,  # pulls and pushes use Entra identities only
+            anonymous_pull_enabled=False,
+            tags=cloud.tags,
+            opts=guarded,
+        )
+        record = resources.Resource(
+            f"{cloud.name}-cloud",
+            resource_provider_namespace="Anyscale.Platform",
+            parent_resource_path="",
+            resource_type="clouds",
+            resource_name_=cloud.name,
+            api_version=cloud.api_version,
+            resource_group_name=group.name,
+            location=cloud.location,
+            properties={"acrResourceId": registry.id},
+            tags=cloud.tags,
+            opts=guarded,
+        )
+        record_info = CloudRecord(cloud.name, group.name, cloud.location, cloud.api_version, azure, record, cloud.protect)
+
+        self.resources = {}
+        previous: pulumi.Resource | None = None
+        for index, resource in enumerate(spec.resources):
+            ctx = CloudContext(cloud.name, group.name, azure, rand, registry.id, cloud.tags, cloud.protect, is_primary=index == 0)
+            built = CloudResource(resource, ctx, record_info, previous, child)
+            self.resources[resource.name] = built
+            previous = built.registration.resource
+        self.cloud_id = record.id
+        self.registry_id = registry.id
+        self.register_outputs({"cloud_id": self.cloud_id, "registry_id": self.registry_id})

@@ -1,0 +1,84 @@
+"""Defaults the spec fills in: pinned versions, node-pool shapes, platform constants.
+
+Kept as data in one place so that a version bump is a one-line change that shows up
+in review, and so that the spec, the components and the tests agree on the values.
+"""
+from typing import Final
+
+# --- Anyscale control plane on Azure (platform.md 1, 2, 4, 5) ---------------------
+API_VERSION: Final = "2026-09-01"
+CONSOLE_ORIGIN: Final = "https://console.azure.anyscale.com"  # CORS origin and controlPlaneURL
+# The platform's own service principal (app ID); the operator requests tokens for it.
+PLATFORM_APP_ID: Final = "086bc555-6989-4362-ba30-fded273e432b"
+OPERATOR_AUDIENCE: Final = f"api://{PLATFORM_APP_ID}/.default"
+OPERATOR_NAMESPACE: Final = "anyscale-operator"
+OPERATOR_SERVICE_ACCOUNT: Final = "anyscale-operator"
+WORKLOAD_IDENTITY_SUBJECT: Final = (
+    f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}"
+)
+GATEWAY_NAME: Final = "gateway"
+GATEWAY_CLASS: Final = "eg"
+# Hostnames follow the control plane, not the cluster: the same for every resource.
+GATEWAY_HOSTS: Final = {
+    "https": "*.i.azure.anyscaleuserdata.com",
+    "https-session": "*.s.azure.anyscaleuserdata.com",
+}
+
+# --- Pinned chart / extension versions (override per resource under `addons`) ------
+ENVOY_GATEWAY_CHART: Final = "oci://docker.io/envoyproxy/gateway-helm"
+ENVOY_GATEWAY_VERSION: Final = "v1.7.0"  # what the platform's docs pin
+KUBERAY_REPO: Final = "https://ray-project.github.io/kuberay-helm/"
+KUBERAY_VERSION: Final = "1.6.2"
+ANYSCALE_REPO: Final = "https://anyscale.github.io/helm-charts"
+ANYSCALE_OPERATOR_VERSION: Final = "1.8.0"
+NVIDIA_DEVICE_PLUGIN_REPO: Final = "https://nvidia.github.io/k8s-device-plugin"
+NVIDIA_DEVICE_PLUGIN_VERSION: Final = "0.17.1"
+
+# --- Kubernetes versions ------------------------------------------------------------
+KUBERNETES_VERSION: Final = "1.33"
+
+# --- Node pools (platform.md 7) ------------------------------------------------------
+# GPU types the pools may carry: the product label GPU feature discovery would set.
+GPU_PRODUCTS: Final[dict[str, str]] = {
+    "T4": "Tesla-T4",
+    "A10": "NVIDIA-A10",
+    "A10G": "NVIDIA-A10G",
+    "L4": "NVIDIA-L4",
+    "A100": "NVIDIA-A100-80GB-PCIe",
+    "H100": "NVIDIA-H100-80GB-HBM3",
+}
+
+# Per provider: system pool instance type and the default CPU instance type.
+SYSTEM_INSTANCE_TYPE: Final[dict[str, str]] = {
+    "Azure": "Standard_D4s_v5",
+    "AWS": "m6i.xlarge",
+    "GCP": "e2-standard-4",
+}
+CPU_INSTANCE_TYPE: Final[dict[str, str]] = {
+    "Azure": "Standard_D16s_v5",
+    "AWS": "m6i.4xlarge",
+    "GCP": "n2-standard-16",
+}
+
+# --- The console's CORS rule on every bucket (platform.md 2) ---------------------------
+CORS_METHODS: Final = ["GET", "HEAD", "PUT", "POST", "DELETE"]
+CORS_ALLOWED_HEADERS: Final = ["*"]
+# S3 and GCS take explicit exposed headers; Azure Blob accepts "*".
+CORS_EXPOSED_HEADERS: Final = ["Accept-Ranges", "Content-Range", "Content-Length"]
+CORS_MAX_AGE_SECONDS: Final = 3600
+
+# --- Azure built-in role definition IDs (same GUID in every tenant) -------------------
+ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR: Final = "ba92f5b4-2d11-453d-a403-e96b0029c9fe"
+ROLE_ACR_PULL: Final = "7f951dda-4ed3-4680-a7ca-43fe172d538d"
+ROLE_ACR_PUSH: Final = "8311e382-0749-4cb8-b61a-304f252e45ec"
+ROLE_ACR_TASKS_CONTRIBUTOR: Final = "fb382eab-e894-4461-af04-94435c366c3f"
+
+# --- The AKS cluster extension that carries the operator (platform.md 4) ---------------
+AKS_EXTENSION_TYPE: Final = "Anyscale.AKS.Operator"
+AKS_EXTENSION_TRAIN: Final = "stable"
+AKS_EXTENSION_PLAN: Final = {
+    "name": "anyscale-operator",
+    "publisher": "anyscale1750870039553",
+    "product": "anyscale-operator-aks",
+}
+FEDERATED_AUDIENCE: Final = "api://AzureADTokenExchange"

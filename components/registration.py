@@ -1,0 +1,88 @@
+"""CloudResourceRegistration: the `Anyscale.Platform/clouds/cloudResources` ARM record."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+from pulumi_azure_native import resources
+
+from components.target import Target
+
+NAMESPACE = "Anyscale.Platform"
+
+
+@dataclass(frozen=True)
+class CloudRecord:
+    """The `Anyscale.Platform/clouds` record every registration is a child of."""
+
+    name: str
+    resource_group_name: pulumi.Input[str]
+    location: str  # the ARM location of the records, not where compute runs
+    api_version: str
+    azure_provider: pulumi.ProviderResource
+    resource: pulumi.Resource
+    protect: bool
+
+
+def registration_properties(target: Target) -> dict[str, Any]:
+    """Exactly the properties of the ARM type (platform.md 1.1); nothing else exists."""
+    return {
+        "provider": target.provider,
+        "computeStack": "K8S",
+        "region": target.region,
+        "cloudStorageBucketName": target.bucket_uri,
+        # Required by the type; "" where it does not apply (the platform says leave it empty).
+        "cloudStorageBucketEndpoint": target.bucket_endpoint,
+        "cloudStorageBucketRegion": target.bucket_region,
+        **(
+            {"anyscaleOperatorIamIdentity": target.registration_identity}
+            if target.registration_identity is not None
+            else {}
+        ),
+    }
+
+
+class CloudResourceRegistration(pulumi.ComponentResource):
+    """Registers one cluster with the cloud. Every property is immutable on the platform
+    and names are unique, so any change is a delete followed by a create."""
+
+    cloud_resource_id: pulumi.Output[str]
+    resource_id: pulumi.Output[str]
+
+    def __init__(
+        self,
+        name: str,
+        cloud: CloudRecord,
+        target: Target,
+        previous: pulumi.Resource | None,
+        opts: pulumi.ResourceOptions | None = None,
+    ):
+        """`previous` is the registration before this one: the platform creates them one
+        at a time. Besides it, the registration waits only for its own target."""
+        super().__init__("anyscale-cloud:index:CloudResourceRegistration", name, None, opts)
+        depends_on = [cloud.resource, *target.ready]
+        if previous is not None:
+            depends_on.append(previous)
+        self.resource = resources.Resource(
+            f"{name}-registration",
+            resource_provider_namespace=NAMESPACE,
+            parent_resource_path=f"clouds/{cloud.name}",
+            resource_type="cloudResources",
+            resource_name_=name,
+            api_version=cloud.api_version,
+            resource_group_name=cloud.resource_group_name,
+            location=cloud.location,
+            properties=registration_properties(target),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                provider=cloud.azure_provider,
+                depends_on=depends_on,
+                replace_on_changes=["*"],
+                delete_before_replace=True,
+                protect=cloud.protect,
+            ),
+        )
+        self.cloud_resource_id = self.resource.properties.apply(lambda p: (p or {}).get("cloudResourceId"))
+        self.resource_id = self.resource.id
+        self.register_outputs({"cloud_resource_id": self.cloud_resource_id, "resource_id": self.resource_id})

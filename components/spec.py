@@ -1,0 +1,661 @@
+"""The stack spec: pydantic models of `anyscale-cloud:cloud` and `anyscale-cloud:resources`.
+
+This module is the ONE place where the platform's rules (platform.md 1.1 and 1.2) are
+enforced. `__main__.py` and `preflight validate` both go through `load_spec`, so a bad
+config is rejected before a single resource is declared, with every problem reported
+at once and each one naming its config path.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from components import defaults
+from components.regions import KNOWN_REGIONS
+
+PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
+NAME_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
+REGION_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+MAX_NAME = 256
+MAX_REGION = 35
+# Scheme (and shape) of a bucket URI per provider; none allows a sub-path.
+BUCKET_RES: dict[str, re.Pattern[str]] = {
+    "Azure": re.compile(
+        r"^(abfss://[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?@[a-z0-9]{3,24}\.dfs\.core\.windows\.net"
+        r"|azure://[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?)$"
+    ),
+    "AWS": re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"),
+    "GCP": re.compile(r"^gs://[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$"),
+    "Generic": re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s?#]+$"),
+}
+BUCKET_FORMS = {
+    "Azure": "abfss://<container>@<account>.dfs.core.windows.net or azure://<container>",
+    "AWS": "s3://<bucket>",
+    "GCP": "gs://<bucket>",
+    "Generic": "<scheme>://<bucket>",
+}
+AKS_POOL_RE = re.compile(r"^[a-z][a-z0-9]{0,11}$")
+ORIGIN_RE = re.compile(r"^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
+
+
+def fail(kind: str, message: str, **ctx: Any) -> PydanticCustomError:
+    """A rule violation; `message` is what the user reads, so it says how to fix it."""
+    return PydanticCustomError(kind, message, ctx or None)
+
+
+# --- secrets ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A Pulumi secret from config. `value` is the plaintext at deploy time; offline
+    (preflight on a stack file) it is the `{secure: ...}` ciphertext, opaque to us."""
+
+    value: str
+    encrypted: bool = False
+
+    def __repr__(self) -> str:  # never print the value, not even in a traceback
+        return "Secret([secret])"
+
+    __str__ = __repr__
+
+
+def _to_secret(value: Any) -> Secret:
+    if isinstance(value, Secret):
+        return value
+    if isinstance(value, dict) and set(value) == {"secure"} and isinstance(value["secure"], str):
+        return Secret(value["secure"], encrypted=True)
+    if isinstance(value, str) and value.strip():
+        return Secret(value)
+    raise fail(
+        "secret",
+        "must be a non-empty Pulumi secret: set it with `pulumi config set --secret --path '<path>'`",
+    )
+
+
+SecretValue = Annotated[Secret, BeforeValidator(_to_secret)]
+
+
+# --- shared building blocks -------------------------------------------------------------
+
+
+class Strict(BaseModel):
+    """Every config object: camelCase keys, unknown keys rejected (typos must not pass)."""
+
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, validate_assignment=False
+    )
+
+
+def check_name(value: str) -> str:
+    if len(value) > MAX_NAME:
+        raise fail("name", "must be at most 256 characters (it has {n})", n=len(value))
+    if not NAME_RE.match(value):
+        raise fail(
+            "name",
+            "'{v}' may contain only letters, digits, '-' and '_' (^[a-zA-Z0-9_-]+$)",
+            v=value,
+        )
+    return value
+
+
+Name = Annotated[str, Field(min_length=1)]
+
+
+def check_region(value: str, provider: str) -> str:
+    """The platform's region rule: pattern, length, and a known region of the provider."""
+    if len(value) > MAX_REGION:
+        raise fail("region", "must be at most 35 characters (it has {n})", n=len(value))
+    if not REGION_RE.match(value):
+        hint = f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.match(value.lower()) else ""
+        raise fail(
+            "region",
+            "'{v}' must be lowercase letters and digits in dash-separated groups "
+            "(^[a-z0-9]+(-[a-z0-9]+)*$)" + hint,
+            v=value,
+        )
+    known = KNOWN_REGIONS.get(provider)
+    if known is not None and value not in known:
+        close = difflib.get_close_matches(value, sorted(known), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise fail(
+            "region",
+            "'{v}' is not a known {p} region (see components/regions.py){h}",
+            v=value,
+            p=provider,
+            h=hint,
+        )
+    return value
+
+
+def normalize_provider(value: Any) -> Any:
+    """Accept any casing of a provider name and return the platform's spelling."""
+    if isinstance(value, str):
+        for provider in PROVIDERS:
+            if value.strip().lower() == provider.lower():
+                return provider
+    return value
+
+
+# --- storage ----------------------------------------------------------------------------
+
+
+class StorageSpec(Strict):
+    """The cloud resource's bucket. Without `bucket`, the program creates one."""
+
+    provider: ClassVar[str] = "Generic"
+    bucket: str | None = Field(None, description="existing bucket URI, no sub-path")
+    endpoint: str | None = Field(None, validate_default=True, description="bare https origin")
+    region: str | None = Field(None, description="defaults to the resource's region")
+    retain_on_delete: bool = Field(
+        True, description="keep the bucket when it is removed from the stack (it holds logs and snapshots)"
+    )
+
+    @field_validator("bucket")
+    @classmethod
+    def _bucket(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        scheme_and_rest = value.split("://", 1)
+        if len(scheme_and_rest) == 2 and "/" in scheme_and_rest[1].rstrip("/"):
+            raise fail(
+                "bucket",
+                "'{v}' has a sub-path; the platform takes the bucket itself only ({f})",
+                v=value,
+                f=BUCKET_FORMS[cls.provider],
+            )
+        if value.endswith("/"):
+            raise fail("bucket", "'{v}' must not end with '/' ({f})", v=value, f=BUCKET_FORMS[cls.provider])
+        if not BUCKET_RES[cls.provider].match(value):
+            raise fail(
+                "bucket",
+                "'{v}' is not a {p} bucket URI; use {f}",
+                v=value,
+                p=cls.provider,
+                f=BUCKET_FORMS[cls.provider],
+            )
+        return value
+
+    @field_validator("endpoint")
+    @classmethod
+    def _endpoint(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            if cls.provider == "Azure" and info.data.get("bucket"):
+                raise fail(
+                    "endpoint",
+                    "is required with an existing Azure bucket: the storage account's blob "
+                    "endpoint, e.g. https://<account>.blob.core.windows.net (no trailing slash)",
+                )
+            return value
+        if value.endswith("/"):
+            raise fail(
+                "endpoint",
+                "'{v}' ends with '/': a trailing slash silently breaks log delivery; "
+                "use the bare origin '{t}'",
+                v=value,
+                t=value.rstrip("/"),
+            )
+        if not ORIGIN_RE.match(value):
+            raise fail(
+                "endpoint",
+                "'{v}' must be a bare https://<host> origin, with no path, query or trailing slash",
+                v=value,
+            )
+        return value
+
+    @field_validator("region")
+    @classmethod
+    def _region(cls, value: str | None) -> str | None:
+        return None if value is None else check_region(value, cls.provider)
+
+
+class AzureStorage(StorageSpec):
+    provider: ClassVar[str] = "Azure"
+
+
+class AwsStorage(StorageSpec):
+    provider: ClassVar[str] = "AWS"
+
+
+class GcpStorage(StorageSpec):
+    provider: ClassVar[str] = "GCP"
+
+
+class GenericStorage(StorageSpec):
+    provider: ClassVar[str] = "Generic"
+    bucket: str = Field(description="the existing bucket's URI: we cannot create it on a Generic cluster")
+
+
+# --- clusters -----------------------------------------------------------------------------
+
+
+class GpuSpec(Strict):
+    type: Literal["T4", "A10", "A10G", "L4", "A100", "H100"]
+    count: int = Field(1, ge=1, le=16)
+
+    @property
+    def product(self) -> str:
+        return defaults.GPU_PRODUCTS[self.type]
+
+
+class NodePoolSpec(Strict):
+    """A worker pool. Tainted per platform.md 7 so that only Anyscale workloads land on it."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")
+    instance_type: str = Field(min_length=1)
+    min_count: int = Field(0, ge=0, le=1000)
+    max_count: int = Field(10, ge=1, le=1000)
+    capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
+    gpu: GpuSpec | None = None
+
+    @model_validator(mode="after")
+    def _bounds(self) -> NodePoolSpec:
+        if self.min_count > self.max_count:
+            raise fail("pool", "minCount ({lo}) must not exceed maxCount ({hi})", lo=self.min_count, hi=self.max_count)
+        return self
+
+
+class AksNodePool(NodePoolSpec):
+    name: str
+
+    @field_validator("name")
+    @classmethod
+    def _aks_name(cls, value: str) -> str:
+        if not AKS_POOL_RE.match(value):
+            raise fail(
+                "pool",
+                "'{v}' is not a valid AKS node pool name: at most 12 characters, lowercase "
+                "letters and digits, starting with a letter",
+                v=value,
+            )
+        return value
+
+
+class SystemPoolSpec(Strict):
+    instance_type: str
+    min_count: int = Field(1, ge=1, le=100)
+    max_count: int = Field(3, ge=1, le=100)
+
+
+def default_pools(provider: str, pool_cls: type[NodePoolSpec]) -> list[NodePoolSpec]:
+    cpu = defaults.CPU_INSTANCE_TYPE[provider]
+    return [
+        pool_cls(name="cpu", instance_type=cpu, min_count=0, max_count=10),
+        pool_cls(name="cpuspot", instance_type=cpu, min_count=0, max_count=10, capacity_type="SPOT"),
+    ]
+
+
+class ClusterSpec(Strict):
+    provider: ClassVar[str]
+    kubernetes_version: str = Field(defaults.KUBERNETES_VERSION, pattern=r"^1\.[0-9]{2}(\.[0-9]+)?$")
+
+    @model_validator(mode="after")
+    def _unique_pools(self) -> ClusterSpec:
+        names = [pool.name for pool in getattr(self, "node_pools", [])]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise fail("pool", "node pool names must be unique (repeated: {d})", d=", ".join(duplicates))
+        return self
+
+
+class AksClusterSpec(ClusterSpec):
+    provider: ClassVar[str] = "Azure"
+    system_pool: SystemPoolSpec = Field(
+        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["Azure"])
+    )
+    node_pools: list[AksNodePool] = Field(default_factory=lambda: default_pools("Azure", AksNodePool))
+    # Local accounts give a static admin credential; off is safer but needs Entra RBAC set up.
+    disable_local_accounts: bool = False
+    sku_tier: Literal["Free", "Standard", "Premium"] = "Standard"
+
+
+class EksClusterSpec(ClusterSpec):
+    provider: ClassVar[str] = "AWS"
+    system_pool: SystemPoolSpec = Field(
+        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["AWS"])
+    )
+    node_pools: list[NodePoolSpec] = Field(default_factory=lambda: default_pools("AWS", NodePoolSpec))
+    vpc_cidr: str = Field("10.0.0.0/16", pattern=r"^([0-9]{1,3}\.){3}[0-9]{1,3}/(1[6-9]|2[0-4])$")
+    availability_zones: int = Field(2, ge=2, le=4)
+
+
+class GkeClusterSpec(ClusterSpec):
+    provider: ClassVar[str] = "GCP"
+    system_pool: SystemPoolSpec = Field(
+        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["GCP"])
+    )
+    node_pools: list[NodePoolSpec] = Field(default_factory=lambda: default_pools("GCP", NodePoolSpec))
+    release_channel: Literal["RAPID", "REGULAR", "STABLE"] = "REGULAR"
+
+
+# --- in-cluster add-ons ------------------------------------------------------------------
+
+
+class ChartSpec(Strict):
+    version: str = Field(min_length=1)
+
+
+class AddonsSpec(Strict):
+    """Pinned versions of what runs inside every cluster."""
+
+    envoy_gateway: ChartSpec = Field(default_factory=lambda: ChartSpec(version=defaults.ENVOY_GATEWAY_VERSION))
+    kuberay: ChartSpec = Field(default_factory=lambda: ChartSpec(version=defaults.KUBERAY_VERSION))
+    anyscale_operator: ChartSpec = Field(
+        default_factory=lambda: ChartSpec(version=defaults.ANYSCALE_OPERATOR_VERSION)
+    )
+    nvidia_device_plugin: ChartSpec = Field(
+        default_factory=lambda: ChartSpec(version=defaults.NVIDIA_DEVICE_PLUGIN_VERSION)
+    )
+
+
+# --- cloud resources ----------------------------------------------------------------------
+
+
+class ResourceSpec(Strict):
+    """One cloud resource: a Kubernetes cluster registered with the cloud."""
+
+    provider_name: ClassVar[str]
+    name: Name
+    provider: str
+    region: str
+    addons: AddonsSpec = Field(default_factory=AddonsSpec)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _provider(cls, value: Any) -> Any:
+        return normalize_provider(value)
+
+    @field_validator("region")
+    @classmethod
+    def _region(cls, value: str) -> str:
+        return check_region(value, cls.provider_name)
+
+    @model_validator(mode="after")
+    def _storage_region(self) -> ResourceSpec:
+        storage: StorageSpec = getattr(self, "storage")
+        if storage.region is None:
+            storage.region = self.region  # platform default: the bucket is where compute is
+        return self
+
+    @property
+    def creates_bucket(self) -> bool:
+        return getattr(self, "storage").bucket is None
+
+
+class AzureResource(ResourceSpec):
+    provider_name: ClassVar[str] = "Azure"
+    provider: Literal["Azure"]
+    storage: AzureStorage = Field(default_factory=AzureStorage)
+    cluster: AksClusterSpec = Field(default_factory=AksClusterSpec)
+
+
+class AwsResource(ResourceSpec):
+    provider_name: ClassVar[str] = "AWS"
+    provider: Literal["AWS"]
+    storage: AwsStorage = Field(default_factory=AwsStorage)
+    cluster: EksClusterSpec = Field(default_factory=EksClusterSpec)
+
+
+class GcpResource(ResourceSpec):
+    provider_name: ClassVar[str] = "GCP"
+    provider: Literal["GCP"]
+    project: str = Field(
+        pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$",
+        description="the GCP project id the cluster and bucket live in",
+    )
+    storage: GcpStorage = Field(default_factory=GcpStorage)
+    cluster: GkeClusterSpec = Field(default_factory=GkeClusterSpec)
+
+
+class GenericResource(ResourceSpec):
+    provider_name: ClassVar[str] = "Generic"
+    provider: Literal["Generic"]
+    kubeconfig: SecretValue
+    cli_token: SecretValue
+    storage: GenericStorage
+
+
+def _provider_tag(value: Any) -> str | None:
+    raw = value.get("provider") if isinstance(value, dict) else getattr(value, "provider", None)
+    provider = normalize_provider(raw)
+    return provider if provider in PROVIDERS else None
+
+
+AnyResource = Annotated[
+    Union[
+        Annotated[AzureResource, Tag("Azure")],
+        Annotated[AwsResource, Tag("AWS")],
+        Annotated[GcpResource, Tag("GCP")],
+        Annotated[GenericResource, Tag("Generic")],
+    ],
+    Discriminator(
+        _provider_tag,
+        custom_error_type="provider",
+        custom_error_message="provider must be one of Azure, AWS, GCP, Generic",
+    ),
+]
+
+
+# --- the cloud and the whole stack ----------------------------------------------------------
+
+
+class CloudSpec(Strict):
+    """The Anyscale cloud: its ARM record and where it lives."""
+
+    name: Name
+    location: str = Field(description="Azure region holding the ARM records")
+    resource_group: str = Field(pattern=r"^[-\w._()]{0,89}[-\w_()]$", description="created if missing")
+    api_version: str = Field(defaults.API_VERSION, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(-preview)?$")
+    protect: bool = Field(True, description="protect registrations, clusters and storage from deletion")
+    registry_sku: Literal["Basic", "Standard", "Premium"] = "Premium"
+    tags: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
+
+    @field_validator("location")
+    @classmethod
+    def _location(cls, value: str) -> str:
+        return check_region(value, "Azure")
+
+
+class StackSpec(Strict):
+    cloud: CloudSpec
+    resources: list[AnyResource]
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _stack_rules(cls, data: Any, handler: Any) -> StackSpec:
+        """Rules across resources, checked on the raw input so that they are reported
+        together with every per-field problem rather than only once those are fixed."""
+        problems = list(_order_and_uniqueness(data.get("resources") if isinstance(data, dict) else None))
+        try:
+            spec = handler(data)
+        except ValidationError as error:
+            if not problems:
+                raise
+            problems = problems + _as_details(error)
+            spec = None
+        if problems:
+            raise ValidationError.from_exception_data(cls.__name__, problems)
+        return spec
+
+    @property
+    def primary(self) -> AzureResource:
+        return self.resources[0]  # type: ignore[return-value]
+
+
+def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:
+    """platform.md 1.2: the first resource is `default` on Azure; names are unique."""
+    if not isinstance(resources, list):
+        return []  # the field validation reports the wrong type
+    if not resources:
+        return [_detail(("resources",), "resources", "at least one cloud resource is required: the primary `default` on Azure")]
+    problems = []
+    first = resources[0] if isinstance(resources[0], dict) else {}
+    if first.get("name") != "default":
+        problems.append(
+            _detail(
+                ("resources", 0, "name"),
+                "primary",
+                f"the first cloud resource is the primary and must be named 'default' (got {first.get('name')!r}); "
+                "put the AKS primary first",
+            )
+        )
+    if normalize_provider(first.get("provider")) != "Azure":
+        problems.append(
+            _detail(
+                ("resources", 0, "provider"),
+                "primary",
+                "the first cloud resource must have provider Azure (AKS): the platform refuses "
+                "'The first cloud resource on cloud <id> must have provider AZURE'",
+            )
+        )
+    seen: dict[str, int] = {}
+    for index, item in enumerate(resources):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            problems.append(
+                _detail(
+                    ("resources", index, "name"),
+                    "unique",
+                    f"'{name}' is already the name of resources[{seen[name]}]; names must be unique "
+                    "within the cloud (the platform answers HTTP 409)",
+                )
+            )
+        else:
+            seen[name] = index
+    return problems
+
+
+def _detail(loc: tuple[Any, ...], kind: str, message: str) -> InitErrorDetails:
+    return InitErrorDetails(type=PydanticCustomError(kind, message), loc=loc, input=None)
+
+
+def _as_details(error: ValidationError) -> list[InitErrorDetails]:
+    return [
+        InitErrorDetails(
+            type=PydanticCustomError(e["type"], e["msg"]),
+            loc=tuple(e["loc"]),
+            input=e.get("input"),
+        )
+        for e in error.errors()
+    ]
+
+
+# --- loading and reporting -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str  # e.g. resources[2].storage.endpoint
+    resource: str | None  # the resource's name, when the problem is inside one
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path} ({self.resource})" if self.resource else self.path
+        return f"{where}: {self.message}"
+
+
+class SpecError(Exception):
+    """The config breaks one or more rules; `problems` lists them all."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+CONFIG_KEYS = {"cloud": "anyscale-cloud:cloud", "resources": "anyscale-cloud:resources"}
+
+
+def load_spec(cloud: Any, resources: Any) -> StackSpec:
+    """Validate the two config values; raise SpecError listing every problem."""
+    raw = {"cloud": cloud, "resources": resources}
+    missing = [
+        Problem(key, None, f"is required: set `{CONFIG_KEYS[key]}` in the stack file")
+        for key, value in raw.items()
+        if value is None
+    ]
+    if missing:
+        raise SpecError(missing)
+    try:
+        return StackSpec.model_validate(raw)
+    except ValidationError as error:
+        raise SpecError(_problems(error, resources)) from None
+
+
+_TAGS = set(PROVIDERS)
+
+
+def _problems(error: ValidationError, resources: Any) -> list[Problem]:
+    problems = []
+    for item in error.errors(include_url=False):
+        loc = list(item["loc"])
+        # Drop the union tag pydantic inserts after the list index (resources.2.AWS.region).
+        if len(loc) > 2 and loc[0] == "resources" and loc[2] in _TAGS:
+            del loc[2]
+        # A model-level rule with a field name in its type points at that field.
+        if item["type"] == "provider":
+            loc.append("provider")
+        problems.append(Problem(_path(loc), _resource_name(loc, resources), _message(item)))
+    return problems
+
+
+def _message(item: dict[str, Any]) -> str:
+    kind, msg = item["type"], item["msg"]
+    if kind == "extra_forbidden":
+        return "unknown key (check the spelling; see the config reference in README.md)"
+    if kind == "missing":
+        return "is required"
+    if kind == "provider":
+        got = item.get("input", {}).get("provider") if isinstance(item.get("input"), dict) else None
+        return f"{msg} (got {got!r})"
+    if kind == "string_pattern_mismatch":
+        return f"{item.get('input')!r} does not have the required form {item['ctx']['pattern']}"
+    if kind.startswith("value_error"):
+        return msg.removeprefix("Value error, ")
+    return msg
+
+
+def _path(loc: list[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _resource_name(loc: list[Any], resources: Any) -> str | None:
+    if len(loc) >= 2 and loc[0] == "resources" and isinstance(loc[1], int) and isinstance(resources, list):
+        item = resources[loc[1]] if loc[1] < len(resources) else None
+        name = item.get("name") if isinstance(item, dict) else None
+        return name if isinstance(name, str) else None
+    return None

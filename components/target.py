@@ -1,0 +1,63 @@
+"""What a provider module hands to the shared pieces: one Kubernetes deployment target.
+
+Provider modules (azure, aws, gcp, generic) each build their cluster, bucket and
+identity and describe the result with a `Target`; `registration.py` and `addons.py`
+only ever see this description, so they are written once for every provider.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+
+@dataclass(frozen=True)
+class OperatorExtension:
+    """AKS only: install the operator as the cluster extension instead of Helm."""
+
+    cluster_name: pulumi.Input[str]
+    resource_group_name: pulumi.Input[str]
+    azure_provider: pulumi.ProviderResource
+
+
+@dataclass(frozen=True)
+class Target:
+    provider: Literal["Azure", "AWS", "GCP", "Generic"]
+    region: str
+    kubernetes: k8s.Provider
+    # The cluster we created (None for Generic): in-cluster objects are deleted with it.
+    cluster: pulumi.Resource | None
+    bucket_uri: pulumi.Input[str]
+    bucket_endpoint: pulumi.Input[str]  # "" unless the platform needs it
+    bucket_region: str
+    # Recorded on the registration: Azure principal ID, AWS role ARN, GCP SA email.
+    registration_identity: pulumi.Input[str] | None
+    # Configured on the operator: Azure client ID, AWS role ARN, GCP SA email.
+    operator_identity: pulumi.Input[str] | None
+    # Provider-specific operator settings (flat dotted chart keys).
+    operator_settings: dict[str, Any] = field(default_factory=dict)
+    # Annotations on the Envoy proxy Service (e.g. an internet-facing NLB on AWS).
+    proxy_service_annotations: dict[str, str] = field(default_factory=dict)
+    # How the load balancer reports its address: AWS NLBs have hostnames.
+    gateway_address_kind: Literal["ip", "hostname"] = "ip"
+    has_gpu_pools: bool = False
+    operator_extension: OperatorExtension | None = None
+    # Resources the registration must wait for (cluster, bucket, identity and grants).
+    ready: list[pulumi.Resource] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CloudContext:
+    """What the cloud shares with every provider module (never config: already a spec)."""
+
+    cloud_name: str
+    resource_group_name: pulumi.Input[str]
+    azure_provider: pulumi.ProviderResource  # the cloud's subscription
+    random_provider: pulumi.ProviderResource
+    registry_id: pulumi.Input[str]
+    tags: dict[str, str]
+    protect: bool
+    # The primary runs managed image builds, so only its operator may push to the registry.
+    is_primary: bool

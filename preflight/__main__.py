@@ -1,0 +1,30 @@
+"""Entry point: python -m preflight validate|plan|diff|policy ..."""
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS = {
+    "validate": ("preflight.validate", "check a stack file against every platform rule"),
+    "plan": ("preflight.plan", "record what the program would deploy (mock runtime)"),
+    "diff": ("preflight.diff", "compare two recorded plans"),
+    "policy": ("preflight.policy", "run the policy pack over a recorded plan"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: python -m preflight <command> [args]", ""]
+    lines += [f"  {name:<9} {help_}" for name, (_, help_) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(usage(), file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[argv[0]][0])
+    return module.main(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,75 @@
+"""`python -m preflight plan --stack <stack> [--json FILE]`: what the program would deploy.
+
+Runs the real __main__.py under the mock runtime, then prints the resource tree grouped
+by cloud resource, a summary and the rollout estimate; `--json` writes the plan."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pulumi
+
+from components.spec import SpecError
+from preflight.runtime import Plan, run_program
+from preflight.stackfile import StackFileError, read_stack_file, stack_path
+from preflight.validate import validate_stack
+
+
+def record(stack: str, path: Path | None = None) -> Plan:
+    """Validate the stack file, then run the program on it. Raises StackFileError or SpecError."""
+    stack_file = read_stack_file(path or stack_path(stack))
+    validate_stack(stack_file)
+    return run_program(stack, stack_file.config)
+
+
+def write_json(plan: Plan, path: str) -> None:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(plan.to_json(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def render(plan: Plan, width: int, color: bool) -> str:
+    from preflight.rollout import estimate, render_estimate
+    from preflight.tree import render_summary, render_tree
+
+    document = plan.to_json()
+    return "\n".join(
+        [render_tree(document, width=width, color=color), "", render_summary(document), "", render_estimate(estimate(document), width=width)]
+    )
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m preflight plan", description=__doc__)
+    p.add_argument("--stack", required=True, help="stack name: reads stacks/Pulumi.<stack>.yaml")
+    p.add_argument("--file", help="a stack file elsewhere (default: stacks/Pulumi.<stack>.yaml)")
+    p.add_argument("--json", metavar="FILE", help="write the plan as JSON")
+    p.add_argument("--quiet", action="store_true", help="do not print the tree")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        plan = record(args.stack, Path(args.file) if args.file else None)
+    except StackFileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except SpecError as error:
+        for problem in error.problems:
+            print(problem)
+        return 1
+    except pulumi.RunError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        write_json(plan, args.json)
+    if not args.quiet:
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        print(render(plan, shutil.get_terminal_size((100, 24)).columns, color))
+    if args.json:
+        print(f"plan written to {args.json} ({len(plan.resources)} resources)")
+    return 0

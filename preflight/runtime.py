@@ -1,0 +1,168 @@
+"""Run the real program (__main__.py) under the Pulumi SDK's mock runtime and record
+every resource it registers: type, name, parent, dependencies, provider, inputs and
+options. Both `preflight plan` and the tests use it."""
+from __future__ import annotations
+
+import json
+import os
+import runpy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from google.protobuf import json_format, struct_pb2
+from pulumi.runtime import mocks, settings
+from pulumi.runtime.proto import resource_pb2
+from pulumi.runtime.stack import run_pulumi_func
+from pulumi.runtime.sync_await import _sync_await
+
+from preflight.outputs import invoke_result, resource_state
+
+PROJECT = "anyscale-cloud"
+ROOT = Path(__file__).resolve().parent.parent
+SIG = "4dabf18193072939515e22adb298388d"  # marks a special value on the wire
+SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270"
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+REDACTED = "[secret]"
+
+
+def redact(value: Any) -> Any:
+    """Engine wire values -> plan JSON: secrets become "[secret]", refs become URNs."""
+    if isinstance(value, dict):
+        sig = value.get(SIG)
+        if sig == SECRET_VALUE:
+            return REDACTED
+        if sig is not None and "urn" in value:  # a resource reference
+            return value["urn"]
+        return {k: redact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    if value == UNKNOWN:
+        return "<unknown>"
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # the wire has doubles only; 80.0 is the port 80
+    return value
+
+
+def _strip_secrets(value: Any) -> Any:
+    """The plain value behind secret markers (for the mock's state only)."""
+    if isinstance(value, dict):
+        if value.get(SIG) == SECRET_VALUE:
+            return value.get("value")
+        return {k: _strip_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_strip_secrets(v) for v in value]
+    return value
+
+
+class PlanMocks(pulumi.runtime.Mocks):
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict]:
+        raise NotImplementedError  # RecordingMonitor answers registrations itself
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict, list | None]:
+        return invoke_result(args.token, args.args), []
+
+
+class RecordingMonitor(mocks.MockMonitor):
+    """Records each RegisterResource request; answers with the mock cloud's state, with
+    secret inputs still marked secret in the state (as the engine would)."""
+
+    def __init__(self) -> None:
+        super().__init__(PlanMocks())
+        self.records: list[dict[str, Any]] = []
+
+    def RegisterResource(self, request: Any) -> Any:
+        urn = self.make_urn(request.parent, request.type, request.name)
+        if request.type == "pulumi:pulumi:Stack":
+            return resource_pb2.RegisterResourceResponse(urn=urn)
+        wire = json_format.MessageToDict(request.object)
+        dependencies = set(request.dependencies)
+        for deps in request.propertyDependencies.values():
+            dependencies.update(deps.urns)
+        self.records.append(
+            {
+                "urn": urn,
+                "type": request.type,
+                "name": request.name,
+                "parent": request.parent or None,
+                "custom": bool(request.custom),
+                "dependsOn": sorted(dependencies),
+                "provider": request.provider or None,
+                "inputs": redact(wire),
+                "options": {
+                    "protect": bool(request.protect),
+                    "deleteBeforeReplace": bool(request.deleteBeforeReplace),
+                    "replaceOnChanges": list(request.replaceOnChanges),
+                    "ignoreChanges": list(request.ignoreChanges),
+                    "retainOnDelete": bool(request.retainOnDelete),
+                    "deletedWith": request.deletedWith or None,
+                    "additionalSecretOutputs": list(request.additionalSecretOutputs),
+                },
+            }
+        )
+        if not request.custom:
+            return resource_pb2.RegisterResourceResponse(urn=urn)
+        name = request.name
+        state = resource_state(request.type, name, wire)
+        # Keep secret inputs secret in the answer; new values are placeholders (not secret).
+        obj = struct_pb2.Struct()
+        json_format.ParseDict(state, obj)
+        resource_id = "${" + name + ".id}" if not request.type.startswith("pulumi:providers:") else f"{name}-id"
+        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, _strip_secrets(state))
+        return resource_pb2.RegisterResourceResponse(urn=urn, id=resource_id, object=obj)
+
+
+@dataclass
+class Plan:
+    stack: str
+    resources: list[dict[str, Any]] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"project": PROJECT, "stack": self.stack, "resources": self.resources}
+
+    def of_type(self, type_token: str) -> list[dict[str, Any]]:
+        return [r for r in self.resources if r["type"] == type_token]
+
+    def named(self, name: str) -> dict[str, Any]:
+        matches = [r for r in self.resources if r["name"] == name]
+        if len(matches) != 1:
+            raise KeyError(f"{len(matches)} resources named {name!r}")
+        return matches[0]
+
+
+def config_from_values(values: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """Stack-file config (`key: value`) -> the engine's form: JSON strings, secret keys."""
+    config, secret_keys = {}, []
+    for key, value in values.items():
+        config[key] = value if isinstance(value, str) else json.dumps(value)
+        if _has_secure(value):
+            secret_keys.append(key)
+    return config, secret_keys
+
+
+def _has_secure(value: Any) -> bool:
+    if isinstance(value, dict):
+        return set(value) == {"secure"} or any(_has_secure(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_secure(v) for v in value)
+    return False
+
+
+def run_program(stack: str, values: dict[str, Any]) -> Plan:
+    """Run __main__.py with the given stack config under mocks; return what it registered.
+    Raises what the program raises (pulumi.RunError for bad config)."""
+    config, secret_keys = config_from_values(values)
+    pulumi.runtime.set_all_config(config, secret_keys)
+    monitor = RecordingMonitor()
+    mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
+    settings.SETTINGS.rpc_manager.clear()
+    settings.SETTINGS.outputs.clear()
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        _sync_await(run_pulumi_func(lambda: runpy.run_path(str(ROOT / "__main__.py"), run_name="__main__")))
+    finally:
+        os.chdir(cwd)
+    return Plan(stack, monitor.records)

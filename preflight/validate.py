@@ -1,0 +1,47 @@
+"""`python -m preflight validate <stack file>`: check a stack's config against the spec."""
+from __future__ import annotations
+
+import sys
+
+from components.spec import Problem, SpecError, StackSpec, load_spec
+from preflight.stackfile import StackFile, StackFileError, read_stack_file
+
+
+def validate_stack(stack: StackFile) -> StackSpec:
+    """The spec of a stack file, or SpecError with every problem (unknown keys included)."""
+    unknown = [
+        Problem(key, None, "unknown config key of this project; the keys are anyscale-cloud:cloud and anyscale-cloud:resources")
+        for key in stack.unknown_project_keys()
+    ]
+    try:
+        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"))
+    except SpecError as error:
+        raise SpecError(unknown + error.problems) from None
+    if unknown:
+        raise SpecError(unknown)
+    return spec
+
+
+def summary(spec: StackSpec) -> str:
+    kinds = ", ".join(f"{r.name} ({r.provider}, {r.region})" for r in spec.resources)
+    return f"cloud {spec.cloud.name} in {spec.cloud.location}: {len(spec.resources)} cloud resource(s): {kinds}"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage: python -m preflight validate stacks/Pulumi.<stack>.yaml", file=sys.stderr)
+        return 2
+    try:
+        stack = read_stack_file(argv[0])
+    except StackFileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        spec = validate_stack(stack)
+    except SpecError as error:
+        for problem in error.problems:
+            print(f"{stack.path}: {problem}")
+        print(f"{len(error.problems)} problem(s) found", file=sys.stderr)
+        return 1
+    print(f"ok: {summary(spec)}")
+    return 0
