@@ -15,6 +15,7 @@ from components.target import CloudContext, OperatorExtension, Target
 
 SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
 CONTAINER_NAME = "anyscale"
+SUFFIX_LENGTH = 6
 
 
 def role_definition_id(subscription_id: pulumi.Input[str], role: str) -> pulumi.Output[str]:
@@ -26,7 +27,7 @@ def role_definition_id(subscription_id: pulumi.Input[str], role: str) -> pulumi.
 def account_name(cloud: str, resource: str, suffix: str) -> str:
     """Storage account names are global: 3-24 lowercase letters and digits."""
     stem = "".join(c for c in f"{cloud}{resource}".lower() if c.isalnum())
-    return f"as{stem[: 22 - len(suffix)]}{suffix}"
+    return f"as{stem[: 22 - SUFFIX_LENGTH]}{suffix}"
 
 
 class AksTarget(pulumi.ComponentResource):
@@ -213,7 +214,7 @@ class AksTarget(pulumi.ComponentResource):
         )
         suffix = random.RandomString(
             f"{spec.name}-storage-suffix",
-            length=6,
+            length=SUFFIX_LENGTH,
             special=False,
             upper=False,
             opts=pulumi.ResourceOptions(parent=self, provider=self._ctx.random_provider),

@@ -615,7 +615,7 @@ _TAGS = set(PROVIDERS)
 
 def _problems(error: ValidationError, resources: Any) -> list[Problem]:
     problems = []
-    for item in error.errors(include_url=False):
+    for item in sorted(error.errors(include_url=False), key=_config_order):
         loc = list(item["loc"])
         # Drop the union tag pydantic inserts after the list index (resources.2.AWS.region).
         if len(loc) > 2 and loc[0] == "resources" and loc[2] in _TAGS:
@@ -625,6 +625,13 @@ def _problems(error: ValidationError, resources: Any) -> list[Problem]:
             loc.append("provider")
         problems.append(Problem(_path(loc), _resource_name(loc, resources), _message(item)))
     return problems
+
+
+def _config_order(item: dict[str, Any]) -> tuple[int, int]:
+    """Report in the order of the file: the cloud first, then resource by resource."""
+    loc = item["loc"]
+    index = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else -1
+    return (0 if loc and loc[0] == "cloud" else 1, index)
 
 
 def _message(item: dict[str, Any]) -> str:

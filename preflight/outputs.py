@@ -13,6 +13,8 @@ import importlib
 import typing
 from typing import Any
 
+from preflight import mock_aws, mock_gcp
+
 MAX_DEPTH = 3
 
 
@@ -169,6 +171,12 @@ INVOKES = {
         "tenantId": placeholder("azure", "tenantId"),
     },
 }
+
+
+# Provider-specific tables live beside this module, one per provider.
+for _module in (mock_aws, mock_gcp):
+    OVERRIDES.update(_module.OVERRIDES)
+    INVOKES.update(_module.INVOKES)
 
 
 def invoke_result(token: str, args: dict[str, Any]) -> dict[str, Any]:

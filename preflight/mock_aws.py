@@ -1,0 +1,50 @@
+"""Mock-cloud answers specific to aws resources (see preflight/outputs.py)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def placeholder(name: str, path: str) -> str:  # the same form as preflight.outputs.placeholder
+    return "${" + f"{name}.{path}" + "}"
+
+
+def _eks_cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    # `identities` is a list, which the SDK-derived shape leaves empty; the issuer is an
+    # https URL (our code strips the scheme to build the IRSA condition keys).
+    region = inputs.get("region", placeholder(name, "region"))
+    oidc_id = placeholder(name, "identities[0].oidcs[0].id")
+    return {
+        "name": inputs.get("name", placeholder(name, "name")),
+        "endpoint": placeholder(name, "endpoint"),  # https://<id>.gr7.<region>.eks.amazonaws.com
+        "certificateAuthority": {"data": placeholder(name, "certificateAuthority.data")},  # base64 PEM
+        "identities": [{"oidcs": [{"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/{oidc_id}"}]}],
+    }
+
+
+def _availability_zones(args: dict[str, Any]) -> dict[str, Any]:
+    # Enough zones for the largest `availabilityZones` the spec allows (4).
+    zones = range(4)
+    return {
+        "id": placeholder("getAvailabilityZones", "id"),
+        "names": [placeholder("getAvailabilityZones", f"names[{i}]") for i in zones],
+        "zoneIds": [placeholder("getAvailabilityZones", f"zoneIds[{i}]") for i in zones],
+        "groupNames": [],
+    }
+
+
+def _caller_identity(args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": placeholder("getCallerIdentity", "accountId"),
+        "accountId": placeholder("getCallerIdentity", "accountId"),
+        "arn": placeholder("getCallerIdentity", "arn"),
+        "userId": placeholder("getCallerIdentity", "userId"),
+    }
+
+
+OVERRIDES: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
+    "aws:eks/cluster:Cluster": _eks_cluster,
+}
+INVOKES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "aws:index/getAvailabilityZones:getAvailabilityZones": _availability_zones,
+    "aws:index/getCallerIdentity:getCallerIdentity": _caller_identity,
+}

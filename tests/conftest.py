@@ -1,0 +1,60 @@
+"""Shared fixtures: run the real program under the recording mock runtime."""
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from preflight.runtime import Plan, run_program  # noqa: E402
+from preflight.stackfile import read_stack_file, stack_path  # noqa: E402
+
+
+def stack_values(stack: str) -> dict[str, Any]:
+    """The config of stacks/Pulumi.<stack>.yaml, as the CLI would hand it over."""
+    return copy.deepcopy(read_stack_file(stack_path(stack)).config)
+
+
+@pytest.fixture
+def example_values() -> dict[str, Any]:
+    return stack_values("example")
+
+
+@pytest.fixture
+def dev_values() -> dict[str, Any]:
+    return stack_values("dev")
+
+
+@pytest.fixture
+def run() -> Callable[..., Plan]:
+    """run(values, stack="test") -> Plan: one fresh run of __main__.py per call."""
+
+    def _run(values: dict[str, Any], stack: str = "test") -> Plan:
+        return run_program(stack, values)
+
+    return _run
+
+
+@pytest.fixture(scope="session")
+def example_plan() -> Plan:
+    """The example stack's plan, recorded once per session (read-only!)."""
+    return run_program("example", stack_values("example"))
+
+
+@pytest.fixture(scope="session")
+def dev_plan() -> Plan:
+    return run_program("dev", stack_values("dev"))
+
+
+def by_name(plan: Plan, name: str) -> dict[str, Any]:
+    return plan.named(name)
+
+
+def urn_of(plan: Plan, name: str) -> str:
+    return plan.named(name)["urn"]
