@@ -35,7 +35,7 @@ def redact(value: Any) -> Any:
             return REDACTED
         if sig is not None and "urn" in value:  # a resource reference
             return value["urn"]
-        return {k: redact(v) for k, v in value.items()}
+        return {k: redact(value[k]) for k in sorted(value)}  # the wire map has no order
     if isinstance(value, list):
         return [redact(v) for v in value]
     if value == UNKNOWN:
