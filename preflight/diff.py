@@ -1,0 +1,673 @@
+"""Compare two recorded plans: what `pulumi up` would change, and what it would break.
+
+    python -m preflight diff BASE.json HEAD.json [--json FILE] [--format text|markdown]
+                                                 [--fail-on-disruptive]
+
+Resources are matched by URN: create, delete, update, replace or same, with the
+changed inputs as property paths (`properties.region`, `spec.listeners[1].hostname`).
+Replacing or deleting a cloud-resource registration, a cluster or a bucket is
+flagged as disruptive, with the reasons (platform.md 1.2, 2).
+
+Limitations, since the plans are recorded offline:
+- Secrets are redacted as "[secret]" in both plans, so a change from one secret
+  value to another cannot be seen. A change between a secret and a clear value, or a
+  secret input appearing or disappearing, is shown, still redacted on both sides.
+- Values only the cloud knows read "${name.property}". When the resource `name` is
+  replaced, such a value changes at apply time although its text does not; it is
+  shown as a "computed" change (Pulumi's "[unknown]"), and may force a replacement.
+- Replacement is decided from `replaceOnChanges` and a small table of identity
+  inputs (IDENTITY_PATHS); a provider may still replace for other reasons.
+- Option changes (protect, deleteBeforeReplace, ...) are not property changes: the
+  resource stays "same" and the option change is listed as a note.
+
+Exit codes: 0 done; 2 bad input (missing file, not JSON, not a plan); 3 with
+--fail-on-disruptive when any change is disruptive.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from preflight.tree import (
+    Plan,
+    Resource,
+    cloud_resource_of,
+    index_by_urn,
+    plan_resources,
+    registration_kind,
+    resource_name,
+    short_type,
+    type_matches,
+)
+
+SECRET = "[secret]"
+PRIMARY = "default"
+ACTIONS = ("create", "update", "replace", "delete")  # display order; "same" is not shown
+SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete": "-", "same": "="}
+
+# Inputs whose change always replaces the resource, whatever replaceOnChanges says:
+# they are its identity (part of the ARM ID, the Kubernetes name, the cloud's name
+# for it), so the provider cannot update them in place. Not exhaustive: the inputs
+# this program sets. Every row whose glob matches the normalized type applies.
+IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
+    ("azure-native:*", ("location", "resourceGroupName", "resourceName")),
+    ("azure-native:resources:Resource", ("resourceProviderNamespace", "resourceType", "parentResourcePath")),
+    ("azure-native:storage:*", ("accountName", "containerName")),
+    ("azure-native:containerservice:AgentPool", ("agentPoolName",)),
+    ("azure-native:containerregistry:Registry", ("registryName",)),
+    ("azure-native:managedidentity:FederatedIdentityCredential", ("federatedIdentityCredentialResourceName",)),
+    ("azure-native:kubernetesconfiguration:Extension", ("extensionName", "clusterName", "clusterRp",
+                                                        "clusterResourceName")),
+    # ARM refuses to update a role assignment; a new principal or role is a new one.
+    ("azure-native:authorization:RoleAssignment", ("scope", "roleAssignmentName", "principalId",
+                                                   "roleDefinitionId")),
+    ("kubernetes:helm.sh/*:Release", ("name", "namespace")),
+    ("kubernetes:*", ("metadata.name", "metadata.namespace")),
+    ("aws:eks:*", ("name", "clusterName", "nodeGroupName")),
+    ("aws:s3:*", ("bucket",)),
+    ("aws:iam:Role", ("name",)),
+    ("gcp:container:*", ("name", "location", "project", "cluster")),
+    ("gcp:storage:Bucket", ("name", "location", "project")),
+    ("gcp:serviceaccount:Account", ("accountId", "project")),
+    ("random:*", ("*",)),  # every input of a random resource is a keeper
+]
+
+CLUSTER_PATTERNS = ("azure-native:containerservice:ManagedCluster", "aws:eks:Cluster", "gcp:container:Cluster")
+BUCKET_KINDS = {
+    "azure-native:storage:StorageAccount": "storage account",
+    "azure-native:storage:BlobContainer": "blob container",
+    "aws:s3:Bucket": "bucket",
+    "aws:s3:BucketV2": "bucket",
+    "gcp:storage:Bucket": "bucket",
+}
+
+
+class PlanError(Exception):
+    """A file that cannot be used as a plan (exit code 2)."""
+
+
+class _Missing:
+    """An input absent on one side; distinct from an explicit null."""
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass
+class PropertyChange:
+    path: str
+    old: Any  # None when absent (see kind); "[secret]" when either side is secret
+    new: Any
+    kind: str  # "changed", "added", "removed", or "computed" (known only after apply)
+    forces_replacement: bool = False
+    note: str = ""
+
+
+@dataclass
+class Change:
+    urn: str
+    type: str
+    name: str
+    action: str  # create, delete, update, replace, same
+    disruptive: bool = False
+    reasons: list[str] = field(default_factory=list)
+    properties: list[PropertyChange] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # option and provider changes, ignored paths
+    cloud_resource: str | None = None
+    hidden_secrets: int = 0  # secret inputs in both plans: a change there cannot be seen
+    label: str = ""  # short type, for display
+
+
+# --------------------------------------------------------------------------------
+# Loading
+
+
+def load_plan(path: str) -> Plan:
+    """Read and sanity-check a plan file; PlanError with a one-line reason otherwise."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise PlanError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        plan = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PlanError(f"{path} is not JSON: {error.msg} (line {error.lineno})") from None
+    problem = plan_problem(plan)
+    if problem:
+        raise PlanError(f"{path} is not a plan: {problem}")
+    return plan
+
+
+def plan_problem(plan: Any) -> str | None:
+    if not isinstance(plan, dict) or not isinstance(plan.get("resources"), list):
+        return 'expected an object with a "resources" list'
+    seen: set[str] = set()
+    for i, resource in enumerate(plan["resources"]):
+        if not isinstance(resource, dict) or not isinstance(resource.get("urn"), str) \
+                or not isinstance(resource.get("type"), str):
+            return f"resources[{i}] needs a string urn and type"
+        if resource["urn"] in seen:
+            return f"resources[{i}] repeats URN {resource['urn']}"
+        seen.add(resource["urn"])
+        for key in ("inputs", "options"):
+            if resource.get(key) is not None and not isinstance(resource[key], dict):
+                return f"resources[{i}].{key} must be an object"
+    return None
+
+
+# --------------------------------------------------------------------------------
+# Property paths, in Pulumi's syntax: a.b, a[0], a["key.with.dots"], * wildcards
+
+PathPart = str | int
+SIMPLE_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
+WILDCARD = "*"
+
+
+def format_path(parts: list[PathPart]) -> str:
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif SIMPLE_KEY.fullmatch(part):
+            text += f".{part}" if text else part
+        else:
+            text += f"[{json.dumps(part)}]"
+    return text
+
+
+def parse_path(text: str) -> list[PathPart]:
+    """The inverse of format_path, plus `*` and `[*]`; a malformed path is one key."""
+    parts: list[PathPart] = []
+    i = 0
+    try:
+        while i < len(text):
+            if text[i] == ".":
+                i += 1
+            elif text[i] == "[" and text[i + 1: i + 2] == '"':
+                key, end = json.JSONDecoder().raw_decode(text, i + 1)
+                if text[end] != "]":
+                    raise ValueError(text)
+                parts.append(key)
+                i = end + 1
+            elif text[i] == "[":
+                end = text.index("]", i)
+                inner = text[i + 1: end]
+                parts.append(int(inner) if inner.isdigit() else inner)
+                i = end + 1
+            else:
+                match = re.compile(r"[^.\[]+").match(text, i)
+                assert match is not None
+                parts.append(match.group())
+                i = match.end()
+    except (ValueError, IndexError):
+        return [text]
+    return parts
+
+
+def covers(pattern: list[PathPart], path: list[PathPart], upward: bool) -> bool:
+    """Does `pattern` name `path` or an ancestor of it?
+
+    With `upward`, a change of an ancestor of the pattern counts too: when a whole
+    object is added, removed or retyped, what the pattern names changed with it.
+    """
+    if not pattern or (not upward and len(pattern) > len(path)):
+        return False
+    return all(p == WILDCARD or p == q for p, q in zip(pattern, path))
+
+
+def covered_by_any(patterns: list[str], path: list[PathPart], upward: bool) -> bool:
+    return any(covers(parse_path(p), path, upward) for p in patterns if isinstance(p, str))
+
+
+def identity_patterns(resource: Resource) -> list[str]:
+    return [path for pattern, paths in IDENTITY_PATHS if type_matches(resource, pattern) for path in paths]
+
+
+# --------------------------------------------------------------------------------
+# Comparing inputs
+
+REFERENCE = re.compile(r"\$\{([^}]*)\}")
+
+
+def references_any(text: str, names: set[str]) -> bool:
+    """Does `text` hold a `${name.property}` reference to one of `names`?
+
+    Logical names may contain dots, so every dotted prefix is tried.
+    """
+    for body in REFERENCE.findall(text):
+        parts = body.split(".")
+        if any(".".join(parts[:k]) in names for k in range(1, len(parts) + 1)):
+            return True
+    return False
+
+
+def same_value(old: Any, new: Any) -> bool:
+    if old is MISSING or new is MISSING:
+        return old is new
+    # JSON true == 1 in Python; a bool turning into a number is a change.
+    if isinstance(old, bool) or isinstance(new, bool):
+        return type(old) is type(new) and old == new
+    return bool(old == new)
+
+
+@dataclass
+class InputDiff:
+    """Leaf-level differences between two input trees."""
+
+    renewed: set[str]  # logical names of resources replaced: their outputs change
+    found: list[tuple[list[PathPart], Any, Any, bool]] = field(default_factory=list)
+    hidden_secrets: int = 0
+
+    def walk(self, old: Any, new: Any, path: list[PathPart]) -> None:
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in list(old) + [k for k in new if k not in old]:
+                self.walk(old.get(key, MISSING), new.get(key, MISSING), path + [key])
+        elif isinstance(old, list) and isinstance(new, list):
+            for i in range(max(len(old), len(new))):
+                self.walk(old[i] if i < len(old) else MISSING, new[i] if i < len(new) else MISSING, path + [i])
+        elif not same_value(old, new):
+            self.found.append((path, old, new, False))
+        elif new == SECRET:
+            self.hidden_secrets += 1
+        elif isinstance(new, str) and references_any(new, self.renewed):
+            self.found.append((path, old, new, True))
+
+
+def redacted(path: list[PathPart], old: Any, new: Any, computed: bool, forces: bool) -> PropertyChange:
+    kind = "computed" if computed else "added" if old is MISSING else "removed" if new is MISSING else "changed"
+    note = ""
+    if computed:
+        note = "known after apply: it reads an output of a replaced resource"
+    elif old == SECRET or new == SECRET:
+        # Redact both sides: a value that used to be secret is sensitive even if the
+        # new plan sends it in clear, and the diff is often posted publicly.
+        if old == SECRET and new is not MISSING:
+            note = "was secret, now in clear text"
+        elif new == SECRET and old is not MISSING:
+            note = "now secret"
+        old = SECRET if old is not MISSING else MISSING
+        new = SECRET if new is not MISSING else MISSING
+    return PropertyChange(
+        path=format_path(path),
+        old=None if old is MISSING else old,
+        new=None if new is MISSING else new,
+        kind=kind,
+        forces_replacement=forces,
+        note=note,
+    )
+
+
+def merged_options(base: Resource | None, head: Resource | None) -> dict[str, Any]:
+    """HEAD's options, each falling back to BASE's."""
+    return {**((base or {}).get("options") or {}), **((head or {}).get("options") or {})}
+
+
+def option_notes(base: Resource, head: Resource) -> list[str]:
+    old, new = base.get("options") or {}, head.get("options") or {}
+    notes = [f"option {key}: {json.dumps(old.get(key))} -> {json.dumps(new.get(key))}"
+             for key in list(old) + [k for k in new if k not in old] if old.get(key) != new.get(key)]
+    old_provider = str(base.get("provider") or "").rsplit("::", 1)[0]
+    new_provider = str(head.get("provider") or "").rsplit("::", 1)[0]
+    if old_provider != new_provider:
+        notes.append(f"provider: {old_provider or 'default'} -> {new_provider or 'default'} (may replace)")
+    return notes
+
+
+def compare(base: Resource, head: Resource, renewed: set[str]) -> Change:
+    """A resource present in both plans: same, update or replace."""
+    diff = InputDiff(renewed)
+    diff.walk(base.get("inputs") or {}, head.get("inputs") or {}, [])
+    options = merged_options(base, head)
+    ignored = [p for p in options.get("ignoreChanges") or [] if isinstance(p, str)]
+    replacing = list(options.get("replaceOnChanges") or []) + identity_patterns(head)
+    change = new_change(head, "same")
+    change.notes = option_notes(base, head)
+    change.hidden_secrets = diff.hidden_secrets
+    for path, old, new, computed in diff.found:
+        if covered_by_any(ignored, path, upward=False):
+            change.notes.append(f"ignored (ignoreChanges): {format_path(path)}")
+            continue
+        forces = covered_by_any(replacing, path, upward=True)
+        change.properties.append(redacted(path, old, new, computed, forces))
+    if change.properties:
+        change.action = "replace" if any(p.forces_replacement for p in change.properties) else "update"
+    return change
+
+
+def all_inputs(resource: Resource, added: bool) -> list[PropertyChange]:
+    """Every top-level input of a created (or deleted) resource."""
+    diff = InputDiff(set())
+    empty: dict[str, Any] = {}
+    inputs = resource.get("inputs") or {}
+    diff.walk(empty if added else inputs, inputs if added else empty, [])
+    return [redacted(path, old, new, False, False) for path, old, new, _ in diff.found]
+
+
+def new_change(resource: Resource, action: str) -> Change:
+    return Change(urn=str(resource["urn"]), type=str(resource["type"]), name=resource_name(resource),
+                  action=action, label=short_type(resource))
+
+
+# --------------------------------------------------------------------------------
+# Why a change is disruptive
+
+
+def registration_reasons(resource: Resource, action: str, owner: str | None) -> list[str]:
+    name = str((resource.get("inputs") or {}).get("resourceName") or owner or resource_name(resource))
+    reasons = []
+    if action == "replace":
+        reasons.append(f"Cloud resource properties are immutable: '{name}' is deleted, then created again "
+                       "under the same name.")
+    reasons += [
+        f"Azure refuses to delete '{name}' (HTTP 409) while it has running clusters: "
+        "terminate its workloads first.",
+        f"Workspaces that ran on '{name}' lose their snapshot (stored in its bucket).",
+    ]
+    if name == PRIMARY:
+        reasons.append(f"Services run only on the primary '{PRIMARY}': they are down until it is back.")
+        if action == "delete":
+            reasons.append(f"'{PRIMARY}' is the primary: it must stay first and Azure-backed; "
+                           "it cannot be recreated while other cloud resources exist.")
+    else:
+        reasons.append(f"Services are not affected (they run only on the primary '{PRIMARY}'); jobs that may "
+                       "fall back to other cloud resources move there, workspaces cannot.")
+    return reasons
+
+
+def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> list[str]:
+    kind = next(label for pattern, label in BUCKET_KINDS.items() if type_matches(resource, pattern))
+    if options.get("retainOnDelete"):
+        return [f"retainOnDelete is set: the old {kind}'s logs and workspace snapshots are kept, but orphaned "
+                "(no longer managed, and no longer read by its cloud resource)."]
+    verb = "Replacing" if action == "replace" else "Deleting"
+    return [f"{verb} the {kind} loses the logs and workspace snapshots stored in it."]
+
+
+def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
+    if action not in ("replace", "delete"):
+        return []
+    if registration_kind(resource) == "cloudResource":
+        return registration_reasons(resource, action, owner)
+    if type_matches(resource, *CLUSTER_PATTERNS):
+        verb = "Replacing" if action == "replace" else "Deleting"
+        return [f"{verb} the cluster destroys its running workloads and everything in it "
+                "(operators, gateway, Ray clusters)."]
+    if type_matches(resource, *BUCKET_KINDS):
+        return bucket_reasons(resource, action, options)
+    return []
+
+
+# --------------------------------------------------------------------------------
+# The diff
+
+
+def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
+    base_by, head_by = index_by_urn(plan_resources(base)), index_by_urn(plan_resources(head))
+    changes: list[Change] = []
+    for urn, resource in head_by.items():
+        if urn in base_by:
+            change = compare(base_by[urn], resource, renewed)
+            options = merged_options(base_by[urn], resource)
+        else:
+            change, options = new_change(resource, "create"), merged_options(None, resource)
+            change.properties = all_inputs(resource, added=True)
+        owner = cloud_resource_of(resource, head_by)
+        change.cloud_resource = resource_name(owner) if owner else None
+        change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource)
+        changes.append(change)
+    for urn, resource in base_by.items():
+        if urn not in head_by:
+            change = new_change(resource, "delete")
+            change.properties = all_inputs(resource, added=False)
+            owner = cloud_resource_of(resource, base_by)
+            change.cloud_resource = resource_name(owner) if owner else None
+            # A deletion follows the options recorded with the old resource.
+            change.reasons = disruption_reasons(resource, "delete", merged_options(None, resource),
+                                                change.cloud_resource)
+            changes.append(change)
+    for change in changes:
+        change.disruptive = bool(change.reasons)
+    return changes
+
+
+def renewed_names(changes: list[Change]) -> set[str]:
+    """Logical names whose outputs will differ: replaced, or deleted and created anew."""
+    created = {c.name for c in changes if c.action == "create"}
+    deleted = {c.name for c in changes if c.action == "delete"}
+    return {c.name for c in changes if c.action == "replace"} | (created & deleted)
+
+
+def diff_plans(base: Plan, head: Plan) -> list[Change]:
+    """Every resource of both plans with its action, in HEAD's order, deletions last.
+
+    A replacement changes the outputs other resources read, which may replace those
+    in turn (a new random suffix -> a new storage account name -> a new bucket), so
+    the comparison repeats until no more resources are renewed.
+    """
+    renewed: set[str] = set()
+    while True:
+        changes = diff_once(base, head, renewed)
+        found = renewed_names(changes)
+        if found <= renewed:
+            return changes
+        renewed |= found
+
+
+# --------------------------------------------------------------------------------
+# Rendering
+
+COLORS = {"create": "32", "update": "33", "replace": "35", "delete": "31", "disruptive": "1;31", "muted": "2"}
+VALUE_LIMIT = 120
+
+
+def paint(text: str, style: str, color: bool) -> str:
+    return f"\x1b[{COLORS[style]}m{text}\x1b[0m" if color and text else text
+
+
+def show_value(value: Any) -> str:
+    if value == SECRET:
+        return SECRET  # unquoted: a marker, not the value
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text if len(text) <= VALUE_LIMIT else text[: VALUE_LIMIT - 3] + "..."
+
+
+def property_text(prop: PropertyChange) -> str:
+    if prop.kind == "added":
+        text = f"+ {prop.path}: {show_value(prop.new)}"
+    elif prop.kind == "removed":
+        text = f"- {prop.path}: {show_value(prop.old)}"
+    elif prop.kind == "computed":
+        text = f"~ {prop.path}: {show_value(prop.old)} -> (known after apply)"
+    else:
+        text = f"~ {prop.path}: {show_value(prop.old)} -> {show_value(prop.new)}"
+    extras = [e for e in (prop.note if prop.kind != "computed" else "", "forces replacement"
+                          if prop.forces_replacement else "") if e]
+    return text + (f"  ({'; '.join(extras)})" if extras else "")
+
+
+def change_lines(change: Change, color: bool) -> list[str]:
+    where = f"  [{change.cloud_resource}]" if change.cloud_resource else ""
+    head = f"  {SYMBOLS[change.action]} {change.label}  {change.name}{where}"
+    lines = [paint(head, change.action, color)
+             + (paint("  !! DISRUPTIVE", "disruptive", color) if change.disruptive else "")]
+    if change.action in ("update", "replace"):
+        lines += [f"       {property_text(p)}" for p in change.properties]
+    lines += [paint(f"       ! {reason}", "disruptive", color) for reason in change.reasons]
+    lines += [paint(f"       note: {note}", "muted", color) for note in change.notes]
+    return lines
+
+
+def summarize(changes: list[Change]) -> str:
+    """One line: `2 to create, 1 to replace (1 disruptive), 40 unchanged`."""
+    parts = []
+    for action in ACTIONS:
+        group = [c for c in changes if c.action == action]
+        if group:
+            disruptive = sum(1 for c in group if c.disruptive)
+            parts.append(f"{len(group)} to {action}" + (f" ({disruptive} disruptive)" if disruptive else ""))
+    same = sum(1 for c in changes if c.action == "same")
+    return ", ".join(parts + [f"{same} unchanged"]) if parts else f"no changes, {same} unchanged"
+
+
+def hidden_secrets_note(changes: list[Change]) -> str | None:
+    hidden = sum(c.hidden_secrets for c in changes)
+    if not hidden:
+        return None
+    return f"note: {hidden} secret input(s) are redacted in both plans; a change to them cannot be seen here."
+
+
+def render_changes(changes: list[Change], color: bool = False) -> str:
+    """Text for a terminal: non-same changes grouped by action, then the summary."""
+    lines: list[str] = []
+    disruptive = sum(1 for c in changes if c.disruptive)
+    if disruptive:
+        lines += [paint(f"!! {disruptive} DISRUPTIVE change(s): read the reasons (!) before applying.",
+                        "disruptive", color), ""]
+    for action in ACTIONS:
+        group = [c for c in changes if c.action == action]
+        if group:
+            lines.append(paint(f"{SYMBOLS[action]} {action} ({len(group)})", action, color))
+            for change in group:
+                lines += change_lines(change, color)
+            lines.append("")
+    noted = [c for c in changes if c.action == "same" and c.notes]
+    if noted:
+        lines.append(f"= options only, no resource change ({len(noted)})")
+        for change in noted:
+            lines += change_lines(change, color)
+        lines.append("")
+    lines.append(summarize(changes))
+    note = hidden_secrets_note(changes)
+    if note:
+        lines.append(paint(note, "muted", color))
+    return "\n".join(lines) + "\n"
+
+
+def md_code(value: str) -> str:
+    """Inline code that survives backticks and pipes inside a table cell."""
+    value = value.replace("\n", " ").replace("|", "\\|")
+    return f"`` {value} ``" if "`" in value else f"`{value}`"
+
+
+def md_details(change: Change) -> list[str]:
+    state = ", disruptive" if change.disruptive else ""
+    lines = [f"<details><summary><code>{SYMBOLS[change.action]}</code> {change.action} "
+             f"<code>{change.name}</code>{state}</summary>", ""]
+    if change.action in ("update", "replace") and change.properties:
+        lines += ["| property | old | new | |", "|---|---|---|---|"]
+        for p in change.properties:
+            new = "(known after apply)" if p.kind == "computed" else md_code(show_value(p.new))
+            flags = "; ".join(e for e in (p.note, "**forces replacement**" if p.forces_replacement else "") if e)
+            lines.append(f"| {md_code(p.path)} | {md_code(show_value(p.old))} | {new} | {flags} |")
+        lines.append("")
+    if change.reasons:
+        lines += ["**Why this is disruptive:**", ""] + [f"- {r}" for r in change.reasons] + [""]
+    if change.notes:
+        lines += [f"- note: {n}" for n in change.notes] + [""]
+    return lines + ["</details>", ""]
+
+
+def render_markdown(changes: list[Change]) -> str:
+    """For a pull-request comment: a table of changes, details folded."""
+    shown = [c for c in changes if c.action != "same"]
+    lines = ["### Preflight diff", "", f"**{summarize(changes)}**", ""]
+    disruptive = sum(1 for c in shown if c.disruptive)
+    if disruptive:
+        lines += ["> [!CAUTION]", f"> {disruptive} disruptive change(s): read the reasons below before merging.", ""]
+    if shown:
+        lines += ["| | action | resource | type | cloud resource | |", "|---|---|---|---|---|---|"]
+        for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
+            flag = "**disruptive**" if c.disruptive else ""
+            lines.append(f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
+                         f"| {c.cloud_resource or 'cloud'} | {flag} |")
+        lines.append("")
+    for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
+        if c.reasons or c.notes or (c.action in ("update", "replace") and c.properties):
+            lines += md_details(c)
+    noted = [c for c in changes if c.action == "same" and c.notes]
+    if noted:
+        lines += ["Options changed, no resource change:", ""]
+        lines += [f"- {md_code(c.name)}: {'; '.join(c.notes)}" for c in noted] + [""]
+    note = hidden_secrets_note(changes)
+    if note:
+        lines.append(f"_{note}_")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def changes_to_json(changes: list[Change]) -> dict[str, Any]:
+    rows = []
+    for c in changes:
+        rows.append({
+            "urn": c.urn, "type": c.type, "name": c.name, "action": c.action,
+            "disruptive": c.disruptive, "reasons": c.reasons,
+            "properties": [{"path": p.path, "old": p.old, "new": p.new, "kind": p.kind,
+                            "forcesReplacement": p.forces_replacement, **({"note": p.note} if p.note else {})}
+                           for p in c.properties],
+            "notes": c.notes, "cloudResource": c.cloud_resource,
+        })
+    return {"summary": summarize(changes), "changes": rows}
+
+
+# --------------------------------------------------------------------------------
+# Command line
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m preflight diff",
+        description="Compare two recorded plans (preflight plan --json).",
+        epilog="Secrets are redacted in both plans: a change from one secret value to another cannot be seen.\n"
+               "Exit codes: 0 done, 2 bad input, 3 disruptive changes (with --fail-on-disruptive).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("base", help="plan JSON of the base (e.g. the main branch)")
+    p.add_argument("head", help="plan JSON of the head (e.g. the pull request)")
+    p.add_argument("--json", metavar="FILE", help="also write every resource's change as JSON")
+    p.add_argument("--format", choices=("text", "markdown"), default="text",
+                   help="text for a terminal (default) or markdown for a pull-request comment")
+    p.add_argument("--fail-on-disruptive", action="store_true",
+                   help="exit 3 when any change is disruptive")
+    return p
+
+
+def use_color() -> bool:
+    # https://no-color.org: any non-empty NO_COLOR turns colour off.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as stop:  # --help, or a usage error already printed by argparse
+        return stop.code if isinstance(stop.code, int) else 2
+    try:
+        changes = diff_plans(load_plan(args.base), load_plan(args.head))
+    except PlanError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as handle:
+                json.dump(changes_to_json(changes), handle, indent=2)
+                handle.write("\n")
+        except OSError as error:
+            print(f"error: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return 2
+    text = render_markdown(changes) if args.format == "markdown" else render_changes(changes, use_color())
+    sys.stdout.write(text)
+    if args.fail_on_disruptive and any(c.disruptive for c in changes):
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,511 @@
+"""A readable tree of a recorded plan, grouped by cloud resource.
+
+This module also holds the few helpers that read a plan's structure (type tokens,
+parents, registrations). diff.py and rollout.py import them, so every review tool
+agrees on what a "cluster" or a "registration" is.
+"""
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from collections import Counter
+from collections.abc import Iterator
+from fnmatch import fnmatchcase
+from typing import Any
+
+CLOUD_TYPE = "anyscale-cloud:index:AnyscaleCloud"
+CLOUD_RESOURCE_TYPE = "anyscale-cloud:index:CloudResource"
+STACK_TYPE = "pulumi:pulumi:Stack"
+PLATFORM_NAMESPACE = "Anyscale.Platform"
+
+Resource = dict[str, Any]
+Plan = dict[str, Any]
+
+# --------------------------------------------------------------------------------
+# Reading a plan
+
+
+def normalize_type(token: str) -> str:
+    """`aws:s3/bucketV2:BucketV2` -> `aws:s3:BucketV2`; other tokens unchanged.
+
+    The engine records full tokens (`pkg:module/fileName:TypeName`) while people
+    write the short form; both must classify the same. Kubernetes puts the API
+    version in that slot (`core/v1`), which is part of the type and is kept.
+    """
+    parts = token.split(":")
+    if len(parts) != 3 or "/" not in parts[1]:
+        return token
+    package, module, name = parts
+    base, _, rest = module.partition("/")
+    same_file = rest[:1].lower() + rest[1:] == name[:1].lower() + name[1:]
+    azure_api_version = package == "azure-native" and re.fullmatch(r"v\d{8}\w*", rest) is not None
+    if same_file or azure_api_version:
+        return f"{package}:{base}:{name}"
+    return token
+
+
+def type_matches(resource: Resource, *patterns: str) -> bool:
+    """True when the resource's (normalized) type matches one of the glob patterns."""
+    token = normalize_type(str(resource.get("type", "")))
+    return any(fnmatchcase(token, pattern) for pattern in patterns)
+
+
+def plan_resources(plan: Plan) -> list[Resource]:
+    return [r for r in plan.get("resources") or [] if isinstance(r, dict)]
+
+
+def index_by_urn(resources: list[Resource]) -> dict[str, Resource]:
+    return {str(r.get("urn")): r for r in resources}
+
+
+def resource_name(resource: Resource) -> str:
+    # The URN always ends with "::<name>", so it is the fallback for a missing name.
+    return str(resource.get("name") or str(resource.get("urn", "")).rsplit("::", 1)[-1])
+
+
+def is_component(resource: Resource) -> bool:
+    return resource.get("custom") is False or resource.get("type") == STACK_TYPE
+
+
+def is_provider(resource: Resource) -> bool:
+    return str(resource.get("type", "")).startswith("pulumi:providers:")
+
+
+def registration_kind(resource: Resource) -> str | None:
+    """"cloudResource" for a cloud-resource registration, "cloud" for the cloud record."""
+    if normalize_type(str(resource.get("type", ""))) != "azure-native:resources:Resource":
+        return None
+    inputs = resource.get("inputs") or {}
+    if str(inputs.get("resourceProviderNamespace", "")).lower() != PLATFORM_NAMESPACE.lower():
+        return None
+    leaf = str(inputs.get("resourceType", "")).rsplit("/", 1)[-1].lower()
+    return {"cloudresources": "cloudResource", "clouds": "cloud"}.get(leaf)
+
+
+def ancestors(resource: Resource, by_urn: dict[str, Resource]) -> Iterator[Resource]:
+    """Parents, nearest first. Guarded against cycles in hand-edited plans."""
+    seen: set[str] = set()
+    parent = resource.get("parent")
+    while parent and parent in by_urn and parent not in seen:
+        seen.add(parent)
+        yield by_urn[parent]
+        parent = by_urn[parent].get("parent")
+
+
+def cloud_resource_of(resource: Resource, by_urn: dict[str, Resource]) -> Resource | None:
+    """The nearest CloudResource component at or above this resource, if any."""
+    if resource.get("type") == CLOUD_RESOURCE_TYPE:
+        return resource
+    return next((a for a in ancestors(resource, by_urn) if a.get("type") == CLOUD_RESOURCE_TYPE), None)
+
+
+def find_registration(cloud_resource: Resource, resources: list[Resource],
+                      by_urn: dict[str, Resource]) -> Resource | None:
+    for resource in resources:
+        if registration_kind(resource) == "cloudResource" and cloud_resource_of(resource, by_urn) is cloud_resource:
+            return resource
+    return None
+
+
+def short_type(resource: Resource) -> str:
+    """A compact, still unambiguous label: `azure:ManagedCluster`, `aws:eks:Cluster`, `k8s:Gateway`."""
+    kind = registration_kind(resource)
+    if kind:
+        return f"anyscale:{kind}"
+    token = normalize_type(str(resource.get("type", "")))
+    parts = token.split(":")
+    if len(parts) != 3:
+        return token
+    package, module, name = parts
+    if package == "pulumi" and module == "providers":
+        return f"provider:{name}"
+    if package == "azure-native":
+        return f"azure:{name}"  # Azure type names are distinctive on their own
+    if package == "kubernetes":
+        return f"helm:{name}" if module.startswith("helm.sh") else f"k8s:{name}"
+    if module == "index":
+        return f"{package}:{name}"
+    return token
+
+
+# --------------------------------------------------------------------------------
+# Key values shown under each resource
+
+# Built-in Azure role definition IDs (the same in every tenant), so a reviewer reads
+# a role's name instead of a GUID. Unknown IDs are shown as they are.
+AZURE_ROLES = {
+    "8e3af657-a8ff-443c-a75c-2fe8c4bcb635": "Owner",
+    "b24988ac-6180-42a0-ab88-20f7382dd24c": "Contributor",
+    "acdd72a7-3385-48ef-bd42-f606fba81ae7": "Reader",
+    "ba92f5b4-2d11-453d-a403-e96b0029c9fe": "Storage Blob Data Contributor",
+    "b7e6dc6d-f1e8-4753-8033-0f276bb0955b": "Storage Blob Data Owner",
+    "2a2b9908-6ea1-4ae2-8e65-a410df84e7d1": "Storage Blob Data Reader",
+    "7f951dda-4ed3-4680-a7ca-43fe172d538d": "AcrPull",
+    "8311e382-0749-4cb8-b61a-304f252e45ec": "AcrPush",
+}
+
+STORAGE_PATTERNS = ("azure-native:storage:*", "aws:s3:*", "gcp:storage:*")
+ROLE_PATTERNS = ("azure-native:authorization:RoleAssignment", "gcp:*:IAMMember", "gcp:*:IAMBinding",
+                 "aws:iam:RolePolicy", "aws:iam:RolePolicyAttachment")
+STORAGE_NAME_KEYS = ("accountName", "containerName", "bucket", "name", "location", "kind")
+# The inputs a reviewer looks for first, per type (dotted paths through objects);
+# the types not listed get a few scalar inputs, name-like ones first.
+KEY_INPUTS: list[tuple[str, tuple[str, ...]]] = [
+    ("azure-native:containerservice:ManagedCluster", ("resourceName", "kubernetesVersion", "location", "sku.tier",
+                                                      "oidcIssuerProfile.enabled",
+                                                      "securityProfile.workloadIdentity.enabled")),
+    ("azure-native:containerservice:AgentPool", ("agentPoolName", "mode", "vmSize", "minCount", "maxCount",
+                                                 "scaleSetPriority", "nodeTaints")),
+    ("azure-native:managedidentity:FederatedIdentityCredential", ("issuer", "subject", "audiences")),
+    ("azure-native:managedidentity:UserAssignedIdentity", ("resourceName", "location")),
+    ("azure-native:containerregistry:Registry", ("registryName", "sku.name", "location")),
+    ("azure-native:resources:ResourceGroup", ("resourceGroupName", "location")),
+    ("aws:eks:Cluster", ("name", "version", "roleArn")),
+    ("aws:eks:NodeGroup", ("nodeGroupName", "instanceTypes", "capacityType", "scalingConfig.minSize",
+                           "scalingConfig.maxSize")),
+    ("aws:iam:Role", ("name", "assumeRolePolicy")),
+    ("gcp:container:Cluster", ("name", "location", "minMasterVersion", "workloadIdentityConfig.workloadPool")),
+    ("gcp:container:NodePool", ("name", "nodeConfig.machineType", "nodeConfig.spot", "autoscaling.minNodeCount",
+                                "autoscaling.maxNodeCount")),
+    ("gcp:serviceaccount:Account", ("accountId", "project")),
+]
+REGISTRATION_ORDER = ("provider", "computeStack", "region", "cloudStorageBucketName", "cloudStorageBucketEndpoint",
+                      "cloudStorageBucketRegion", "anyscaleOperatorIamIdentity")  # platform.md 1.1
+GENERIC_PREFERRED = ("name", "version", "location", "region", "size", "count", "sku", "type", "namespace")
+GENERIC_LIMIT = 4
+# A Kubernetes object's type already says apiVersion and kind; the resource group is
+# the same everywhere and shown in the cloud's header.
+GENERIC_SKIPPED = {"apiVersion", "kind", "resourceGroupName"}
+
+
+def scalar_text(value: Any) -> str:
+    """How a value reads in the tree: strings bare, so `${...}` and `[secret]` show as they are."""
+    if isinstance(value, str):
+        return value if value else '""'  # an empty string is a deliberate value (e.g. an endpoint)
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return ", ".join(scalar_text(v) for v in value) or "[]"
+    return json.dumps(value, separators=(",", ":"))
+
+
+def get_path(data: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def find_key_values(data: Any, keys: set[str]) -> list[Any]:
+    """Every value stored under one of `keys`, at any depth (lists flattened)."""
+    found: list[Any] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in keys:
+                found.extend(value if isinstance(value, list) else [value])
+            else:
+                found.extend(find_key_values(value, keys))
+    elif isinstance(data, list):
+        for item in data:
+            found.extend(find_key_values(item, keys))
+    return found
+
+
+def registration_details(resource: Resource, by_urn: dict[str, Resource]) -> list[tuple[str, str]]:
+    inputs = resource.get("inputs") or {}
+    rows = [("name", scalar_text(inputs.get("resourceName", resource_name(resource))))]
+    properties = inputs.get("properties")
+    if isinstance(properties, dict):
+        # the order of platform.md, whatever order the plan's JSON has
+        ordered = [k for k in REGISTRATION_ORDER if k in properties] + \
+            [k for k in properties if k not in REGISTRATION_ORDER]
+        rows += [(key, scalar_text(properties[key])) for key in ordered]
+    # Registrations are chained on purpose (platform.md 1.2); show the link.
+    previous = [resource_name(by_urn[u]) for u in resource.get("dependsOn") or []
+                if u in by_urn and registration_kind(by_urn[u]) == "cloudResource"]
+    if previous:
+        rows.append(("after", ", ".join(previous)))
+    return rows
+
+
+def cloud_record_details(resource: Resource) -> list[tuple[str, str]]:
+    inputs = resource.get("inputs") or {}
+    rows = [(key, scalar_text(inputs[key])) for key in ("resourceName", "location", "apiVersion") if key in inputs]
+    properties = inputs.get("properties")
+    if isinstance(properties, dict):
+        rows += [(key, scalar_text(value)) for key, value in properties.items()]
+    return rows
+
+
+def wired_leaves(data: Any, path: str) -> list[tuple[str, str]]:
+    """Leaves holding a cloud-only value or a secret: the wiring worth seeing."""
+    if isinstance(data, dict):
+        return [row for key, value in data.items() for row in wired_leaves(value, f"{path}.{key}")]
+    if isinstance(data, list):
+        return [row for i, value in enumerate(data) for row in wired_leaves(value, f"{path}[{i}]")]
+    text = scalar_text(data)
+    return [(path, text)] if "${" in text or "[secret]" in text else []
+
+
+def helm_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [(key, scalar_text(inputs[key])) for key in ("chart", "version", "name", "namespace") if key in inputs]
+    repo = get_path(inputs, "repositoryOpts", "repo")
+    if repo is not None:
+        rows.append(("repo", scalar_text(repo)))
+    return rows + wired_leaves(inputs.get("values"), "values")
+
+
+def gateway_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    spec = inputs.get("spec") or {}
+    rows = [("class", scalar_text(spec["gatewayClassName"]))] if "gatewayClassName" in spec else []
+    for listener in spec.get("listeners") or []:
+        if not isinstance(listener, dict):
+            continue
+        name = f"listener {scalar_text(listener.get('name', '?'))}"
+        text = f"{listener.get('protocol', '?')} :{listener.get('port', '?')}"
+        if listener.get("hostname"):
+            text += f" {scalar_text(listener['hostname'])}"
+        rows.append((name, text))
+        secrets = [scalar_text(s) for s in find_key_values(listener.get("tls"), {"name"})]
+        if secrets:
+            rows.append((f"{name} secret", ", ".join(secrets)))
+    return rows
+
+
+def extension_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [(key, scalar_text(inputs[key])) for key in ("extensionType", "releaseTrain", "version") if key in inputs]
+    settings = inputs.get("configurationSettings")
+    if isinstance(settings, dict):
+        rows += [(key, scalar_text(settings[key])) for key in sorted(settings)]
+    protected = inputs.get("configurationProtectedSettings")
+    if isinstance(protected, dict):
+        rows += [(f"{key} (protected)", scalar_text(value)) for key, value in protected.items()]
+    elif protected is not None:
+        rows.append(("protected settings", scalar_text(protected)))
+    return rows
+
+
+def role_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    role = inputs.get("roleDefinitionId", inputs.get("role"))
+    rows: list[tuple[str, str]] = []
+    if role is not None:
+        text = scalar_text(role)
+        name = AZURE_ROLES.get(text.rsplit("/", 1)[-1].lower())
+        rows.append(("role", name or text))
+    principal = inputs.get("principalId", inputs.get("member"))
+    if principal is not None:
+        kind = f" ({inputs['principalType']})" if "principalType" in inputs else ""
+        rows.append(("principal", scalar_text(principal) + kind))
+    rows += [(key, scalar_text(inputs[key])) for key in ("scope", "policyArn") if key in inputs]
+    return rows
+
+
+def storage_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [(key, scalar_text(inputs[key])) for key in STORAGE_NAME_KEYS
+            if key in inputs and not isinstance(inputs[key], (dict, list))]
+    origins = find_key_values(inputs, {"allowedOrigins", "origins"})
+    if origins:
+        rows.append(("CORS origins", ", ".join(dict.fromkeys(scalar_text(o) for o in origins))))
+    return rows
+
+
+def key_input_details(resource: Resource, inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    paths = [path for pattern, paths in KEY_INPUTS if type_matches(resource, pattern) for path in paths]
+    values = [(path, get_path(inputs, *path.split("."))) for path in paths]
+    return [(path, scalar_text(value)) for path, value in values if value is not None]
+
+
+def generic_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    """A few scalar inputs (top level and one level down), name-like ones first."""
+    leaves: list[tuple[str, str]] = []
+    for key, value in inputs.items():
+        if key in GENERIC_SKIPPED:
+            continue
+        if isinstance(value, dict):
+            leaves += [(f"{key}.{k}", scalar_text(v)) for k, v in value.items() if not isinstance(v, (dict, list))]
+        elif not isinstance(value, list):
+            leaves.append((key, scalar_text(value)))
+    preferred = [row for row in leaves if any(word in row[0].lower() for word in GENERIC_PREFERRED)]
+    others = [row for row in leaves if row not in preferred]
+    return (preferred + others)[:GENERIC_LIMIT]
+
+
+def details(resource: Resource, by_urn: dict[str, Resource]) -> list[tuple[str, str]]:
+    inputs = resource.get("inputs") or {}
+    kind = registration_kind(resource)
+    if kind == "cloudResource":
+        return registration_details(resource, by_urn)
+    if kind == "cloud":
+        return cloud_record_details(resource)
+    if type_matches(resource, "kubernetes:helm.sh/*:Release"):
+        return helm_details(inputs)
+    if type_matches(resource, "kubernetes:gateway.networking.k8s.io/*:Gateway"):
+        return gateway_details(inputs)
+    if type_matches(resource, "azure-native:kubernetesconfiguration:Extension"):
+        return extension_details(inputs)
+    if type_matches(resource, *ROLE_PATTERNS):
+        return role_details(inputs)
+    if type_matches(resource, *STORAGE_PATTERNS):
+        return storage_details(inputs)
+    return key_input_details(resource, inputs) or generic_details(inputs)
+
+
+# --------------------------------------------------------------------------------
+# Layout: every line is a list of (text, style) segments, clipped to the width
+# before colour is added, so ANSI codes never count against the width.
+
+Segment = tuple[str, str]
+Line = list[Segment]
+
+STYLES = {"header": "1", "group": "1;36", "type": "36", "name": "1", "key": "2", "muted": "2"}
+MAX_VALUE_LINES = 4  # a long value (a policy document, say) is cut after this many lines
+TYPE_COLUMN_MAX = 30
+
+
+def clip(line: Line, width: int) -> Line:
+    """Cut a line to `width` visible characters, marking the cut with "...". """
+    if sum(len(text) for text, _ in line) <= width:
+        return line
+    room = max(width - 3, 0)
+    clipped: Line = []
+    for text, style in line:
+        piece = text[:room]
+        room -= len(piece)
+        if piece:
+            clipped.append((piece, style))
+        if room == 0:
+            break
+    clipped.append(("..."[: min(3, width)], "muted"))
+    return clipped
+
+
+def paint(line: Line, color: bool) -> str:
+    if not color:
+        return "".join(text for text, _ in line).rstrip()
+    parts = [f"\x1b[{STYLES[style]}m{text}\x1b[0m" if style and text.strip() else text for text, style in line]
+    return "".join(parts).rstrip()
+
+
+def wrap_value(indent: int, key: str, value: str, width: int) -> list[Line]:
+    """`key: value` on one line when it fits; otherwise the value wrapped below the key.
+
+    Wrapping beside a long key would leave a sliver of a column on narrow terminals
+    and chop every reference into pieces; below the key it gets the whole width.
+    """
+    prefix = " " * indent
+    label = f"{key}: "
+    if indent + len(label) + len(value) <= width:
+        return [[(prefix, ""), (label, "key"), (value, "")]]
+    wrap_width = max(width - indent - 2, 1)
+    chunks = textwrap.wrap(value, width=wrap_width, break_long_words=True, break_on_hyphens=False) or [""]
+    if len(chunks) > MAX_VALUE_LINES:
+        chunks = chunks[:MAX_VALUE_LINES]
+        chunks[-1] = chunks[-1][: max(wrap_width - 3, 0)] + "..."
+    return [[(prefix, ""), (label.rstrip(), "key")]] + [[(prefix + "  ", ""), (chunk, "")] for chunk in chunks]
+
+
+def entry_line(indent: int, resource: Resource, type_column: int) -> Line:
+    label = short_type(resource)
+    return [(" " * indent, ""), (label.ljust(type_column), "type"), (" ", ""), (resource_name(resource), "name")]
+
+
+def children_by_parent(resources: list[Resource]) -> dict[str, list[Resource]]:
+    children: dict[str, list[Resource]] = {}
+    for resource in resources:
+        parent = resource.get("parent")
+        if parent:
+            children.setdefault(parent, []).append(resource)
+    return children
+
+
+def resource_lines(resource: Resource, indent: int, ctx: "TreeContext") -> list[Line]:
+    lines = [entry_line(indent, resource, ctx.type_column)]
+    for key, value in details(resource, ctx.by_urn):
+        lines += wrap_value(indent + 4, key, value, ctx.width)
+    return lines
+
+
+class TreeContext:
+    """What every level of the recursive layout needs; built once per render."""
+
+    def __init__(self, resources: list[Resource], width: int) -> None:
+        self.resources = resources
+        self.by_urn = index_by_urn(resources)
+        self.children = children_by_parent(resources)
+        self.width = width
+        longest = max((len(short_type(r)) for r in resources if not is_component(r)), default=0)
+        self.type_column = min(longest, TYPE_COLUMN_MAX, max(width // 2 - 4, 8))
+
+
+def subtree_lines(urn: str, indent: int, ctx: TreeContext) -> list[Line]:
+    """Children of `urn` in registration order; components become headings."""
+    lines: list[Line] = []
+    for child in ctx.children.get(urn, []):
+        if is_component(child):
+            component = str(child.get("type", "")).rsplit(":", 1)[-1]
+            lines.append([(" " * indent, ""), (component, "group"), (" ", ""), (resource_name(child), "name")])
+            lines += subtree_lines(str(child.get("urn")), indent + 2, ctx)
+        else:
+            lines += resource_lines(child, indent, ctx)
+            lines += subtree_lines(str(child.get("urn")), indent + 2, ctx)
+    return lines
+
+
+def cloud_header(ctx: TreeContext) -> Line:
+    cloud = next((r for r in ctx.resources if r.get("type") == CLOUD_TYPE), None)
+    record = next((r for r in ctx.resources if registration_kind(r) == "cloud"), None)
+    inputs = (record or {}).get("inputs") or {}
+    name = resource_name(cloud) if cloud else scalar_text(inputs.get("resourceName", "(unnamed)"))
+    facts = [scalar_text(inputs[k]) for k in ("location", "resourceGroupName") if k in inputs]
+    suffix = f"  ({', '.join(facts)})" if facts else ""
+    return [("cloud ", "header"), (name, "header"), (suffix, "muted")]
+
+
+def cloud_resource_header(number: int, cloud_resource: Resource, ctx: TreeContext) -> Line:
+    registration = find_registration(cloud_resource, ctx.resources, ctx.by_urn)
+    properties = get_path(registration or {}, "inputs", "properties") or {}
+    facts = [scalar_text(properties[k]) for k in ("provider", "region") if k in properties]
+    if registration is None:
+        facts.append("no registration")
+    if number == 1:
+        facts.append("primary")
+    suffix = f"  ({', '.join(facts)})" if facts else ""
+    return [(f"[{number}] ", "header"), (resource_name(cloud_resource), "header"), (suffix, "muted")]
+
+
+def render_tree(plan: Plan, width: int = 100, color: bool = False) -> str:
+    """The plan as a tree: the cloud's own resources, then one group per cloud resource."""
+    resources = plan_resources(plan)
+    ctx = TreeContext(resources, width)
+    title = f"{plan.get('project', '?')} / {plan.get('stack', '?')}"
+    lines: list[Line] = [[(title, "muted")], [], cloud_header(ctx)]
+    for resource in resources:
+        if not is_component(resource) and cloud_resource_of(resource, ctx.by_urn) is None:
+            lines += resource_lines(resource, 2, ctx)
+    cloud_resources = [r for r in resources if r.get("type") == CLOUD_RESOURCE_TYPE]
+    for number, cloud_resource in enumerate(cloud_resources, start=1):
+        lines += [[], cloud_resource_header(number, cloud_resource, ctx)]
+        lines += subtree_lines(str(cloud_resource.get("urn")), 2, ctx)
+    return "\n".join(paint(clip(line, width), color) for line in lines) + "\n"
+
+
+def group_name(resource: Resource, by_urn: dict[str, Resource]) -> str:
+    owner = cloud_resource_of(resource, by_urn)
+    return resource_name(owner) if owner else "cloud"
+
+
+def render_summary(plan: Plan) -> str:
+    """Counts: totals, per cloud resource, per (short) type."""
+    resources = [r for r in plan_resources(plan) if r.get("type") != STACK_TYPE]
+    by_urn = index_by_urn(resources)
+    custom = [r for r in resources if not is_component(r)]
+    providers = sum(1 for r in custom if is_provider(r))
+    lines = [f"{len(resources)} resources: {len(custom)} custom ({providers} providers), "
+             f"{len(resources) - len(custom)} components"]
+    groups = Counter(group_name(r, by_urn) for r in custom)
+    lines.append("by cloud resource: " + ", ".join(f"{name} {count}" for name, count in groups.items()))
+    lines.append("by type:")
+    types = Counter(short_type(r) for r in custom)
+    for label, count in sorted(types.items(), key=lambda item: (-item[1], item[0])):
+        lines.append(f"  {count:>3}  {label}")
+    return "\n".join(lines) + "\n"
