@@ -14,7 +14,7 @@ import pulumi
 from google.protobuf import json_format, struct_pb2
 from pulumi.runtime import mocks, settings
 from pulumi.runtime.proto import resource_pb2
-from pulumi.runtime.stack import run_pulumi_func
+from pulumi.runtime.stack import massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from preflight.outputs import invoke_result, resource_state
@@ -71,6 +71,11 @@ class RecordingMonitor(mocks.MockMonitor):
     def __init__(self) -> None:
         super().__init__(PlanMocks())
         self.records: list[dict[str, Any]] = []
+        self.outputs: dict[str, dict[str, Any]] = {}  # urn -> registered outputs
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:
+        self.outputs[request.urn] = redact(json_format.MessageToDict(request.outputs))
+        return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:
         urn = self.make_urn(request.parent, request.type, request.name)
@@ -117,10 +122,11 @@ class RecordingMonitor(mocks.MockMonitor):
 class Plan:
     stack: str
     resources: list[dict[str, Any]] = field(default_factory=list)
-    outputs: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] = field(default_factory=dict)  # the stack's exports
+    component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)  # urn -> outputs
 
     def to_json(self) -> dict[str, Any]:
-        return {"project": PROJECT, "stack": self.stack, "resources": self.resources}
+        return {"project": PROJECT, "stack": self.stack, "resources": self.resources, "outputs": self.outputs}
 
     def of_type(self, type_token: str) -> list[dict[str, Any]]:
         return [r for r in self.resources if r["type"] == type_token]
@@ -150,19 +156,29 @@ def _has_secure(value: Any) -> bool:
     return False
 
 
+def _run_main() -> None:
+    runpy.run_path(str(ROOT / "__main__.py"), run_name="__main__")
+    # The mock runtime finishes its root stack before the program runs, so register the
+    # program's exports explicitly (as the real entry point does when the program ends).
+    root = settings.get_root_resource()
+    root.register_outputs(massage(root.outputs, []))
+
+
 def run_program(stack: str, values: dict[str, Any]) -> Plan:
     """Run __main__.py with the given stack config under mocks; return what it registered.
     Raises what the program raises (pulumi.RunError for bad config)."""
     config, secret_keys = config_from_values(values)
     pulumi.runtime.set_all_config(config, secret_keys)
     monitor = RecordingMonitor()
+    settings.set_root_resource(None)  # a fresh root stack per run: exports do not leak between runs
     mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
     settings.SETTINGS.rpc_manager.clear()
     settings.SETTINGS.outputs.clear()
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        _sync_await(run_pulumi_func(lambda: runpy.run_path(str(ROOT / "__main__.py"), run_name="__main__")))
+        _sync_await(run_pulumi_func(lambda: _run_main()))
     finally:
         os.chdir(cwd)
-    return Plan(stack, monitor.records)
+    stack_urn = f"urn:pulumi:{stack}::{PROJECT}::pulumi:pulumi:Stack::{PROJECT}-{stack}"
+    return Plan(stack, monitor.records, monitor.outputs.get(stack_urn, {}), monitor.outputs)
