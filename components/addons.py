@@ -133,7 +133,7 @@ class ClusterAddons(pulumi.ComponentResource):
         self._release(
             "kuberay", "kuberay-operator", "kuberay-operator", args.addons.kuberay.version, KUBERAY_NAMESPACE, defaults.KUBERAY_REPO, {}
         )
-        if target.has_gpu_pools:
+        if target.install_device_plugin:
             self._release(
                 "nvidia-device-plugin",
                 "nvidia-device-plugin",

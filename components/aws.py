@@ -224,7 +224,7 @@ class EksTarget(pulumi.ComponentResource):
             operator_settings={"global.aws.region": spec.region},
             proxy_service_annotations=PROXY_SERVICE_ANNOTATIONS,
             gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
-            has_gpu_pools=any(p.gpu for p in spec.cluster.node_pools),
+            install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             ready=[self.cluster, self.oidc, self.system_pool, *self.pools, *self._storage, self.role, self.policy],
         )
         self.register_outputs(

@@ -92,7 +92,7 @@ class AksTarget(pulumi.ComponentResource):
             registration_identity=self.identity.principal_id,  # the OBJECT (principal) ID
             operator_identity=self.identity.client_id,  # the CLIENT ID: a different GUID
             operator_settings={"global.auth.audience": defaults.OPERATOR_AUDIENCE},
-            has_gpu_pools=any(p.gpu for p in spec.cluster.node_pools),
+            install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             operator_extension=OperatorExtension(self.cluster.name, ctx.resource_group_name, ctx.azure_provider),
             ready=[self.cluster, *self.pools, self.identity, self.federation, *self.grants, *self._storage],
         )

@@ -48,6 +48,14 @@ GPU_PRODUCTS: Final[dict[str, str]] = {
     "H100": "NVIDIA-H100-80GB-HBM3",
 }
 
+# GPU types each provider offers as node pools (AKS: T4, A10, A100, H100 shapes of
+# platform.md 7; AWS: g4dn, g5, g6, p4d, p5; GCP: accelerator types).
+GPU_TYPES: Final[dict[str, tuple[str, ...]]] = {
+    "Azure": ("T4", "A10", "A100", "H100"),
+    "AWS": ("T4", "A10G", "L4", "A100", "H100"),
+    "GCP": ("T4", "L4", "A100", "H100"),
+}
+
 # Per provider: system pool instance type and the default CPU instance type.
 SYSTEM_INSTANCE_TYPE: Final[dict[str, str]] = {
     "Azure": "Standard_D4s_v5",

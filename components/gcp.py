@@ -15,7 +15,7 @@ from components.nodepools import Taint, pool_labels, pool_taints
 from components.spec import GcpResource, NodePoolSpec
 from components.target import CloudContext, Target
 
-# Spec GPU type -> GKE accelerator name. A10 and A10G have no GCP counterpart.
+# Spec GPU type -> GKE accelerator name (the spec admits only these on GCP).
 ACCELERATORS: dict[str, str] = {
     "T4": "nvidia-tesla-t4",
     "L4": "nvidia-l4",
@@ -81,15 +81,9 @@ def workload_identity_member(project: str) -> str:
 
 def accelerator(pool: NodePoolSpec) -> list[dict[str, Any]]:
     assert pool.gpu is not None
-    gpu_type = ACCELERATORS.get(pool.gpu.type)
-    if gpu_type is None:  # the spec should reject these for GCP; see the report
-        raise pulumi.RunError(
-            f"node pool {pool.name}: GPU type {pool.gpu.type} does not exist on GCP "
-            f"(use one of {', '.join(ACCELERATORS)})"
-        )
     return [
         {
-            "type": gpu_type,
+            "type": ACCELERATORS[pool.gpu.type],
             "count": pool.gpu.count,
             # GKE installs the driver; its own device plugin then advertises nvidia.com/gpu.
             "gpu_driver_installation_config": {"gpu_driver_version": "LATEST"},
@@ -201,10 +195,9 @@ class GkeTarget(pulumi.ComponentResource):
             operator_settings={"global.gcp.projectId": spec.project},
             proxy_service_annotations={},
             gateway_address_kind="ip",
-            # The flag only installs the NVIDIA device plugin chart. GKE runs its own on GPU
-            # nodes (drivers under /home/kubernetes/bin/nvidia, which the chart cannot see),
-            # so a second one would crash-loop and fail the atomic release.
-            has_gpu_pools=False,
+            # GKE installs the drivers and its own device plugin on GPU nodes; a second
+            # plugin would crash-loop and fail the atomic release.
+            install_device_plugin=False,
             ready=[self.cluster, *self.pools, *self._storage, self.account, self.workload_identity, *self.grants],
         )
         self.register_outputs(

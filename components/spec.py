@@ -306,13 +306,28 @@ class ClusterSpec(Strict):
     provider: ClassVar[str]
     kubernetes_version: str = Field(defaults.KUBERNETES_VERSION, pattern=r"^1\.[0-9]{2}(\.[0-9]+)?$")
 
-    @model_validator(mode="after")
-    def _unique_pools(self) -> ClusterSpec:
-        names = [pool.name for pool in getattr(self, "node_pools", [])]
+    @field_validator("node_pools", check_fields=False)
+    @classmethod
+    def _pools(cls, pools: list[NodePoolSpec]) -> list[NodePoolSpec]:
+        names = [pool.name for pool in pools]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise fail("pool", "node pool names must be unique (repeated: {d})", d=", ".join(duplicates))
-        return self
+        if "system" in names:
+            raise fail("pool", "'system' is the system pool's name; give the worker pool another name")
+        offered = defaults.GPU_TYPES[cls.provider]
+        for index, pool in enumerate(pools):
+            if pool.gpu is not None and pool.gpu.type not in offered:
+                raise fail(
+                    "pool",
+                    "nodePools[{i}] ({n}): GPU type {t} is not offered on {p}; use one of {o}",
+                    i=index,
+                    n=pool.name,
+                    t=pool.gpu.type,
+                    p=cls.provider,
+                    o=", ".join(offered),
+                )
+        return pools
 
 
 class AksClusterSpec(ClusterSpec):

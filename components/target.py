@@ -42,7 +42,9 @@ class Target:
     proxy_service_annotations: dict[str, str] = field(default_factory=dict)
     # How the load balancer reports its address: AWS NLBs have hostnames.
     gateway_address_kind: Literal["ip", "hostname"] = "ip"
-    has_gpu_pools: bool = False
+    # The NVIDIA device plugin chart: where GPU pools exist and the platform does not
+    # bring its own (GKE installs drivers and the plugin itself).
+    install_device_plugin: bool = False
     operator_extension: OperatorExtension | None = None
     # Resources the registration must wait for (cluster, bucket, identity and grants).
     ready: list[pulumi.Resource] = field(default_factory=list)

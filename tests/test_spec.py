@@ -385,3 +385,29 @@ def test_wrong_types_never_raise_anything_but_spec_error(bad: Any) -> None:
         load_spec(bad, resources)
     with pytest.raises(SpecError):
         load_spec(cloud, bad if not isinstance(bad, list) else [bad])
+
+
+def test_system_pool_name_is_reserved() -> None:
+    cloud, resources = config()
+    resources[0]["cluster"]["nodePools"][0]["name"] = "system"
+    assert only_problem(cloud, resources) == (
+        "resources[0].cluster.nodePools (default): 'system' is the system pool's name; give the worker pool another name"
+    )
+
+
+def test_pool_names_unique() -> None:
+    cloud, resources = config()
+    resources[0]["cluster"]["nodePools"][1]["name"] = "cpu"
+    assert only_problem(cloud, resources) == (
+        "resources[0].cluster.nodePools (default): node pool names must be unique (repeated: cpu)"
+    )
+
+
+@pytest.mark.parametrize(("index", "gpu", "provider", "offered"), [(2, "A10", "GCP", "T4, L4, A100, H100"), (0, "A10G", "Azure", "T4, A10, A100, H100")])
+def test_gpu_type_offered_by_provider(index: int, gpu: str, provider: str, offered: str) -> None:
+    cloud, resources = config()
+    resources[index]["cluster"] = {"nodePools": [{"name": "gpu", "instanceType": "x", "gpu": {"type": gpu}}]}
+    name = resources[index]["name"]
+    assert only_problem(cloud, resources) == (
+        f"resources[{index}].cluster.nodePools ({name}): nodePools[0] (gpu): GPU type {gpu} is not offered on {provider}; use one of {offered}"
+    )
