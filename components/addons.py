@@ -103,6 +103,15 @@ def as_extension_setting(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Chart:
+    release: str
+    chart: str
+    version: str
+    namespace: str
+    repo: str | None = None  # None for an OCI chart reference
+
+
+@dataclass(frozen=True)
 class AddonsArgs:
     target: Target
     cloud_resource_id: pulumi.Input[str]
@@ -127,22 +136,26 @@ class ClusterAddons(pulumi.ComponentResource):
             metadata={"name": defaults.OPERATOR_NAMESPACE},
             opts=self._k8s,
         )
+        versions = args.addons
         envoy = self._release(
-            "envoy-gateway", "eg", defaults.ENVOY_GATEWAY_CHART, args.addons.envoy_gateway.version, ENVOY_NAMESPACE, None, {}
+            "envoy-gateway", Chart("eg", defaults.ENVOY_GATEWAY_CHART, versions.envoy_gateway.version, ENVOY_NAMESPACE), {}
         )
         self._release(
-            "kuberay", "kuberay-operator", "kuberay-operator", args.addons.kuberay.version, KUBERAY_NAMESPACE, defaults.KUBERAY_REPO, {}
+            "kuberay",
+            Chart("kuberay-operator", "kuberay-operator", versions.kuberay.version, KUBERAY_NAMESPACE, defaults.KUBERAY_REPO),
+            {},
         )
         if target.install_device_plugin:
-            self._release(
+            plugin = Chart(
                 "nvidia-device-plugin",
                 "nvidia-device-plugin",
-                "nvidia-device-plugin",
-                args.addons.nvidia_device_plugin.version,
+                versions.nvidia_device_plugin.version,
                 DEVICE_PLUGIN_NAMESPACE,
                 defaults.NVIDIA_DEVICE_PLUGIN_REPO,
-                {"tolerations": [{"key": k, "operator": "Exists"} for k in (GPU_TAINT, ACCELERATOR_TAINT, CAPACITY_TAINT, "kubernetes.azure.com/scalesetpriority")]},
             )
+            # It must run on the tainted GPU nodes it serves.
+            tolerated = (GPU_TAINT, ACCELERATOR_TAINT, CAPACITY_TAINT, "kubernetes.azure.com/scalesetpriority")
+            self._release("nvidia-device-plugin", plugin, {"tolerations": [{"key": k, "operator": "Exists"} for k in tolerated]})
         gateway = self._gateway(envoy, namespace, args.cloud_resource_id)
         self.gateway_address = gateway.status.apply(lambda s: ((s or {}).get("addresses") or [{}])[0].get("value"))
         settings = operator_settings(target, args.cloud_resource_id, self.gateway_address)
@@ -153,19 +166,19 @@ class ClusterAddons(pulumi.ComponentResource):
         )
         self.register_outputs({"gateway_address": self.gateway_address})
 
-    def _release(self, key: str, release: str, chart: str, version: str, namespace: str, repo: str | None, values: dict[str, Any], depends_on: list[pulumi.Resource] | None = None) -> k8s.helm.v3.Release:
+    def _release(self, key: str, chart: Chart, values: Any, extra: pulumi.ResourceOptions | None = None) -> k8s.helm.v3.Release:
         return k8s.helm.v3.Release(
             f"{self._name}-{key}",
-            name=release,
-            chart=chart,
-            version=version,
-            repository_opts={"repo": repo} if repo else None,
-            namespace=namespace,
+            name=chart.release,
+            chart=chart.chart,
+            version=chart.version,
+            repository_opts={"repo": chart.repo} if chart.repo else None,
+            namespace=chart.namespace,
             create_namespace=True,
             values=values,
             atomic=True,
             cleanup_on_fail=True,
-            opts=pulumi.ResourceOptions.merge(self._k8s, pulumi.ResourceOptions(depends_on=depends_on or [])),
+            opts=pulumi.ResourceOptions.merge(self._k8s, extra),
         )
 
     def _gateway(self, envoy: pulumi.Resource, namespace: pulumi.Resource, cloud_resource_id: pulumi.Input[str]) -> KubernetesObject:
@@ -234,20 +247,30 @@ class ClusterAddons(pulumi.ComponentResource):
             configuration_protected_settings=pulumi.Output.secret(
                 {"global.auth.anyscaleCliToken": "", **args.protected_settings}
             ),
-            opts=pulumi.ResourceOptions(parent=self, provider=ext.azure_provider, deleted_with=self._target.cluster),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                provider=ext.azure_provider,
+                deleted_with=self._target.cluster,
+                additional_secret_outputs=["configurationProtectedSettings"],
+            ),
         )
 
     def _operator_chart(self, settings: dict[str, Any], args: AddonsArgs, namespace: pulumi.Resource) -> k8s.helm.v3.Release:
-        # Secret values stay secret inside the otherwise reviewable values tree.
+        # Secret values stay secret inside the otherwise reviewable values tree, and the
+        # release's `values` output (which echoes them) is secret in the state too.
         values = nest({**settings, **{k: pulumi.Output.secret(v) for k, v in args.protected_settings.items()}})
-        return self._release(
-            "anyscale-operator",
+        chart = Chart(
             "anyscale-operator",
             "anyscale-operator",
             args.addons.anyscale_operator.version,
             defaults.OPERATOR_NAMESPACE,
             defaults.ANYSCALE_REPO,
+        )
+        secret_outputs = ["values"] if args.protected_settings else []
+        return self._release(
+            "anyscale-operator",
+            chart,
             values,
-            depends_on=[namespace],
+            pulumi.ResourceOptions(depends_on=[namespace], additional_secret_outputs=secret_outputs),
         )
 
