@@ -39,6 +39,7 @@ def sdk_class(type_token: str) -> type | None:
         return None
 
 
+@functools.lru_cache(maxsize=None)
 def _getters(cls: type) -> dict[str, tuple[str, Any]]:
     """{python name: (engine name, annotation)} for the output properties of an SDK class."""
     out: dict[str, tuple[str, Any]] = {}
