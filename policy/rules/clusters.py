@@ -1,0 +1,152 @@
+"""Clusters and what runs in them: AKS workload identity, pinned charts, and the
+Anyscale operator's settings (platform.md 4)."""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS
+from rules.values import MISSING, UNKNOWN, flatten, get, is_map, is_unknown, keys, raw, type_is
+
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+EXTENSION = "azure-native:kubernetesconfiguration:Extension"
+HELM_RELEASES = ("kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v4:Chart")
+OPERATOR_EXTENSION_TYPE = "anyscale.aks.operator"
+OPERATOR_CHART = "anyscale-operator"
+
+
+# --- AKS ----------------------------------------------------------------------------------
+
+
+def aks_identity_problems(props: Any) -> list[str]:
+    """The operator's managed identity is federated to the cluster's OIDC issuer."""
+    problems = []
+    oidc = get(props, "oidcIssuerProfile", "enabled")
+    if oidc is not UNKNOWN and oidc is not True:
+        problems.append(
+            "the OIDC issuer is off: the operator's identity is federated to it; set oidc_issuer_profile={'enabled': True}"
+        )
+    workload = get(props, "securityProfile", "workloadIdentity", "enabled")
+    if workload is not UNKNOWN and workload is not True:
+        problems.append(
+            "workload identity is off: the operator gets no cloud credentials without it; "
+            "set security_profile={'workload_identity': {'enabled': True}}"
+        )
+    return problems
+
+
+def aks_local_account_problems(props: Any) -> list[str]:
+    disabled = get(props, "disableLocalAccounts")
+    if disabled is UNKNOWN or disabled is True:
+        return []
+    return [
+        "local accounts are enabled: anyone with the static admin kubeconfig bypasses Entra ID; set "
+        "cluster.disableLocalAccounts: true in the stack once Entra ID RBAC for the cluster is set up"
+    ]
+
+
+def aks_sku_problems(props: Any, disallowed_tiers: list[str]) -> list[str]:
+    tier = get(props, "sku", "tier")
+    if isinstance(tier, str) and tier in disallowed_tiers:
+        return [
+            f"the cluster runs on the {tier} tier (no uptime SLA for the API server): set cluster.skuTier: Standard "
+            "in the stack for anything users depend on"
+        ]
+    return []
+
+
+# --- charts ---------------------------------------------------------------------------------
+
+
+def chart_name(props: Any) -> Any:
+    chart = get(props, "chart")
+    return chart.rstrip("/").rsplit("/", 1)[-1] if isinstance(chart, str) else chart
+
+
+def chart_version_problems(resource_type: str, props: Any) -> list[str]:
+    version = get(props, "version")
+    if type_is(resource_type, EXTENSION):
+        if not is_operator_extension(props):
+            return []
+        problems = []
+        if version is MISSING or version == "":
+            problems.append("the operator extension's version is not pinned: set version (e.g. addons.anyscaleOperator.version)")
+        elif get(props, "autoUpgradeMinorVersion") not in (False, UNKNOWN):
+            problems.append("autoUpgradeMinorVersion is on with a pinned version: set auto_upgrade_minor_version=False")
+        return problems
+    if version is MISSING or version == "":
+        name = chart_name(props)
+        what = f"chart {name!r}" if isinstance(name, str) else "the chart"
+        return [f"{what} has no version: an unpinned chart upgrades on any deploy; pin version (see components/defaults.py)"]
+    return []
+
+
+# --- the Anyscale operator -------------------------------------------------------------------
+
+
+def is_operator_extension(props: Any) -> bool:
+    kind = get(props, "extensionType")
+    return isinstance(kind, str) and kind.lower() == OPERATOR_EXTENSION_TYPE
+
+
+def operator_settings(resource_type: str, props: Any) -> Any:
+    """The operator's chart keys, flat and dotted: the AKS extension's configuration
+    settings (both kinds), or the Helm release's values, with raw values (placeholders
+    kept). UNKNOWN where not known yet, None when the resource is not the operator."""
+    if type_is(resource_type, EXTENSION):
+        if not is_operator_extension(props):
+            return None
+        settings: dict[str, Any] = {}
+        for key in ("configurationSettings", "configurationProtectedSettings"):
+            part = get(props, key)
+            if is_map(part):
+                settings.update({k: raw(part, k) for k in keys(part)})
+            elif part is UNKNOWN and key == "configurationSettings":
+                return UNKNOWN
+            # protected settings are often a secret as a whole: keys unseen, nothing to check
+        return settings
+    if type_is(resource_type, *HELM_RELEASES) and chart_name(props) == OPERATOR_CHART:
+        values = get(props, "values")
+        if values is UNKNOWN:
+            return UNKNOWN
+        return flatten(values) if is_map(values) else {}
+    return None
+
+
+def control_plane_problems(settings: Any, url: str) -> list[str]:
+    if settings is None or settings is UNKNOWN:
+        return []
+    value = settings.get("global.controlPlaneURL", MISSING)
+    if value is not MISSING and is_unknown(value) or value == url:
+        return []
+    if value is MISSING:
+        return [
+            f"global.controlPlaneURL is not set: the chart's default points at another control plane; set it to {url}"
+        ]
+    if isinstance(value, str) and value.rstrip("/") == url:
+        return [f"global.controlPlaneURL is {value!r}: drop the trailing slash, use exactly {url}"]
+    return [f"global.controlPlaneURL is {value!r}: the operator would talk to the wrong control plane; use exactly {url}"]
+
+
+def chart_key_problems(settings: Any, extra_allowed: list[str]) -> list[str]:
+    if settings is None or settings is UNKNOWN:
+        return []
+    allowed = TEMPLATE_KEYS | set(extra_allowed)
+    problems = []
+    unread = []
+    for key in sorted(settings):
+        if key in FORBIDDEN_KEYS:
+            problems.append(f"sets {key}: {FORBIDDEN_KEYS[key]}; remove it")
+        elif not _accepted(key, allowed):
+            unread.append(key)
+    if unread:
+        problems.append(
+            f"sets {', '.join(unread)}, which the anyscale-operator chart does not read: Helm silently "
+            "ignores unknown keys (no values schema); fix the spelling or remove them (see policy/rules/chart_keys.py)"
+        )
+    return problems
+
+
+def _accepted(key: str, allowed: set[str]) -> bool:
+    """Listed, or under a listed key whose value is a map or list (a node selector's labels)."""
+    parts = key.split(".")
+    return any(".".join(parts[:n]) in allowed for n in range(1, len(parts) + 1))

@@ -1,0 +1,207 @@
+"""Cloud resource registrations: `Anyscale.Platform/clouds/cloudResources` (platform.md 1.1).
+
+The program declares each one as the generic ARM resource
+`azure-native:resources:Resource`; its `properties` are exactly the ARM type's."""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.platform import BUCKET_FORMS, BUCKET_RES, MAX_REGION, ORIGIN_RE, PROVIDERS, REGION_RE
+from rules.values import MISSING, UNKNOWN, get, is_map, keys, sample, type_is
+
+GENERIC_RESOURCE = "azure-native:resources:Resource"
+NAMESPACE = "anyscale.platform"
+ARM_TYPE = "anyscale.platform/clouds/cloudresources"
+KNOWN_PROPERTIES = (
+    "provider",
+    "computeStack",
+    "region",
+    "cloudStorageBucketName",
+    "cloudStorageBucketEndpoint",
+    "cloudStorageBucketRegion",
+    "anyscaleOperatorIamIdentity",
+)
+# The ARM type marks these required; the endpoint is sent as "" where it does not apply.
+REQUIRED_PROPERTIES = ("provider", "computeStack", "region", "cloudStorageBucketName", "cloudStorageBucketEndpoint")
+READ_ONLY = {"cloudResourceId", "provisioningState"}
+
+
+def is_registration(resource_type: str, props: Any) -> bool:
+    """Inputs name the namespace and type; outputs (what a stack policy sees for a resource
+    that already exists) carry the full ARM `type` instead."""
+    if not type_is(resource_type, GENERIC_RESOURCE):
+        return False
+    namespace, kind = get(props, "resourceProviderNamespace"), get(props, "resourceType")
+    if isinstance(namespace, str) and isinstance(kind, str):
+        return namespace.lower() == NAMESPACE and kind.split("/")[-1].lower() == "cloudresources"
+    arm_type = get(props, "type")
+    return isinstance(arm_type, str) and arm_type.lower() == ARM_TYPE
+
+
+def registration_name(props: Any, fallback: str) -> Any:
+    """The cloud resource's name on the platform (inputs: resourceName; outputs: name)."""
+    for key in ("resourceName", "name"):
+        value = get(props, key)
+        if value is not MISSING:
+            return value
+    return fallback
+
+
+def property_problems(props: Any) -> list[str]:
+    properties = get(props, "properties")
+    if properties is UNKNOWN:
+        return []
+    if properties is MISSING or not is_map(properties):
+        return [
+            "has no `properties`: a cloud resource needs provider, computeStack, region, "
+            "cloudStorageBucketName and cloudStorageBucketEndpoint"
+        ]
+    provider = get(properties, "provider")
+    problems = _unknown_keys(properties) + _missing_keys(properties)
+    problems += _provider(provider)
+    problems += _compute_stack(get(properties, "computeStack"))
+    problems += _region("region", get(properties, "region"))
+    problems += _region("cloudStorageBucketRegion", get(properties, "cloudStorageBucketRegion"), optional=True)
+    known_provider = provider if provider in PROVIDERS else None
+    problems += _bucket(get(properties, "cloudStorageBucketName"), known_provider)
+    problems += _endpoint(get(properties, "cloudStorageBucketEndpoint"), known_provider)
+    problems += _identity(get(properties, "anyscaleOperatorIamIdentity"), known_provider)
+    return problems
+
+
+def _unknown_keys(properties: Any) -> list[str]:
+    extra = sorted(set(keys(properties)) - set(KNOWN_PROPERTIES))
+    if not extra:
+        return []
+    read_only = [k for k in extra if k in READ_ONLY]
+    hint = f" ({', '.join(read_only)} is read-only, assigned by the platform)" if read_only else ""
+    return [
+        f"properties {', '.join(extra)} do not exist on the ARM type{hint}: the platform rejects or "
+        f"ignores them; remove them (the properties are {', '.join(KNOWN_PROPERTIES)})"
+    ]
+
+
+def _missing_keys(properties: Any) -> list[str]:
+    missing = [k for k in REQUIRED_PROPERTIES if k not in keys(properties)]
+    if not missing:
+        return []
+    return [
+        f"properties {', '.join(missing)} are required by the ARM type: set them "
+        "(cloudStorageBucketEndpoint as \"\" where it does not apply)"
+    ]
+
+
+def _provider(value: Any) -> list[str]:
+    if value in (UNKNOWN, MISSING) or value in PROVIDERS:
+        return []
+    spelled = next((p for p in PROVIDERS if isinstance(value, str) and p.lower() == value.strip().lower()), None)
+    hint = f"; write '{spelled}'" if spelled else ""
+    return [f"properties.provider is {value!r}: it must be exactly one of {', '.join(PROVIDERS)} (case-sensitive in ARM){hint}"]
+
+
+def _compute_stack(value: Any) -> list[str]:
+    if value in (UNKNOWN, MISSING, "K8S"):
+        return []
+    return [f"properties.computeStack is {value!r}: it must be 'K8S' (virtual-machine stacks are not supported)"]
+
+
+def _region(key: str, value: Any, optional: bool = False) -> list[str]:
+    if value in (UNKNOWN, MISSING) or (optional and value == ""):
+        return []
+    if not isinstance(value, str):
+        return [f"properties.{key} must be a string like 'eastus2' (got {value!r})"]
+    text = sample(value)
+    if len(text) > MAX_REGION:
+        return [f"properties.{key} '{value}' is {len(text)} characters long: at most {MAX_REGION} are allowed"]
+    if not REGION_RE.match(text):
+        hint = f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.match(text.lower()) else ""
+        return [
+            f"properties.{key} '{value}' must be lowercase letters and digits in dash-separated "
+            f"groups ({REGION_RE.pattern}){hint}"
+        ]
+    return []
+
+
+def _bucket(value: Any, provider: str | None) -> list[str]:
+    if value in (UNKNOWN, MISSING):
+        return []
+    if not isinstance(value, str) or not value:
+        return ["properties.cloudStorageBucketName must be the bucket's URI, e.g. s3://<bucket>"]
+    text = sample(value)
+    scheme, sep, rest = text.partition("://")
+    if sep and "/" in rest.rstrip("/"):
+        return [
+            f"properties.cloudStorageBucketName '{value}' has a sub-path: the platform takes the bucket "
+            f"itself only; use {BUCKET_FORMS[provider or 'Generic']}"
+        ]
+    if text.endswith("/"):
+        return [f"properties.cloudStorageBucketName '{value}' ends with '/': use '{value.rstrip('/')}'"]
+    form = BUCKET_RES[provider or "Generic"]
+    if not form.match(text):
+        name = provider or "bucket"
+        return [
+            f"properties.cloudStorageBucketName '{value}' is not a {name} bucket URI: use "
+            f"{BUCKET_FORMS[provider or 'Generic']}"
+        ]
+    return []
+
+
+def _endpoint(value: Any, provider: str | None) -> list[str]:
+    if value is UNKNOWN:
+        return []
+    if value is MISSING or value == "":
+        if provider == "Azure":
+            return [
+                "properties.cloudStorageBucketEndpoint is empty: an Azure cloud resource needs the "
+                "storage account's blob endpoint, https://<account>.blob.core.windows.net (no trailing slash)"
+            ]
+        return []
+    if not isinstance(value, str):
+        return [f"properties.cloudStorageBucketEndpoint must be a string (got {value!r})"]
+    text = sample(value)
+    if text.endswith("/"):
+        return [
+            f"properties.cloudStorageBucketEndpoint '{value}' ends with '/': a trailing slash silently "
+            f"breaks log delivery; use the bare origin '{value.rstrip('/')}'"
+        ]
+    if not ORIGIN_RE.match(text):
+        return [
+            f"properties.cloudStorageBucketEndpoint '{value}' must be a bare https://<host> origin, "
+            "with no path, query or trailing slash"
+        ]
+    return []
+
+
+def _identity(value: Any, provider: str | None) -> list[str]:
+    if value is UNKNOWN or provider is None:
+        return []
+    absent = value is MISSING or value == ""
+    if provider == "Generic":
+        if absent:
+            return []
+        return [
+            "properties.anyscaleOperatorIamIdentity is set on a Generic cloud resource: Generic has no "
+            "cloud identity (the operator uses a CLI token); remove it"
+        ]
+    if absent:
+        kind = {"Azure": "managed identity's principal ID", "AWS": "IAM role ARN", "GCP": "service account email"}[provider]
+        return [f"properties.anyscaleOperatorIamIdentity is not set: a {provider} cloud resource needs the operator's {kind}"]
+    return []
+
+
+def replacement_problems(delete_before_replace: Any, replace_on_changes: Any) -> list[str]:
+    """Properties are immutable and names unique (platform.md 1.2): a change must be a
+    delete, then a create with the same name. `replace_on_changes` is None where the
+    caller cannot see it (a real engine does not pass it to policies)."""
+    problems = []
+    if delete_before_replace is not True:
+        problems.append(
+            "deleteBeforeReplace is not set: names are unique on the cloud, so the old registration "
+            "must be deleted before its replacement is created; set delete_before_replace=True"
+        )
+    if replace_on_changes is not None and "*" not in list(replace_on_changes):
+        problems.append(
+            f"replaceOnChanges is {list(replace_on_changes)!r}: every property is immutable ('Cannot update "
+            "fields in the existing cloud resource'), so any change must replace it; set replace_on_changes=['*']"
+        )
+    return problems

@@ -1,0 +1,196 @@
+"""Checks across resources, over what a stack policy sees: every resource with its
+dependencies (explicit `depends_on` and those of its inputs)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Callable
+
+from pulumi_policy import PolicyResource
+
+from rules.registration import is_registration, registration_name
+from rules.storage import (
+    AZURE_CORS,
+    BLOB_SERVICE,
+    S3_CORS,
+    S3_CORS_SHAPE,
+    S3_ENCRYPTION,
+    S3_PUBLIC_ACCESS_BLOCK,
+    STORAGE_ACCOUNT,
+    CorsRule,
+    cors_problems,
+    is_s3_bucket,
+    s3_inline_encryption,
+)
+from rules.values import MISSING, UNKNOWN, get, type_is
+
+Finding = tuple[str, str]  # (urn, message)
+
+
+def direct_dependencies(resource: PolicyResource) -> list[PolicyResource]:
+    found = list(resource.dependencies or [])
+    for deps in (resource.property_dependencies or {}).values():
+        found.extend(deps)
+    return found
+
+
+def waits_for(resource: PolicyResource, target: PolicyResource) -> bool:
+    """Whether `resource` is created only after `target` (directly or through others)."""
+    seen: set[str] = set()
+    todo = direct_dependencies(resource)
+    while todo:
+        dep = todo.pop()
+        if dep.urn == target.urn:
+            return True
+        if dep.urn not in seen:
+            seen.add(dep.urn)
+            todo.extend(direct_dependencies(dep))
+    return False
+
+
+# --- registrations ---------------------------------------------------------------------------
+
+
+def registration_order_findings(resources: list[PolicyResource]) -> list[Finding]:
+    """platform.md 1.2: the first is `default` on Azure, each later one waits for the one
+    before it, names are unique within the cloud."""
+    chain = [r for r in resources if is_registration(r.resource_type, r.props)]
+    if not chain:
+        return []
+    findings = _primary(chain[0])
+    for previous, current in zip(chain, chain[1:]):
+        if not waits_for(current, previous):
+            findings.append(
+                (
+                    current.urn,
+                    f"registration '{_name(current)}' does not depend on '{_name(previous)}', the registration "
+                    "before it: the platform creates cloud resources one at a time; pass the previous "
+                    "registration in depends_on",
+                )
+            )
+    return findings + _duplicates(chain)
+
+
+def _name(resource: PolicyResource) -> Any:
+    name = registration_name(resource.props, resource.name)
+    return resource.name if name is UNKNOWN else name
+
+
+def _primary(first: PolicyResource) -> list[Finding]:
+    findings = []
+    name = registration_name(first.props, first.name)
+    if name is not UNKNOWN and name != "default":
+        findings.append(
+            (
+                first.urn,
+                f"the first registration is '{name}': the first cloud resource is the primary and must be named "
+                "'default'; put the AKS primary first in anyscale-cloud:resources",
+            )
+        )
+    provider = get(first.props, "properties", "provider")
+    if provider not in (UNKNOWN, MISSING, "Azure"):
+        findings.append(
+            (
+                first.urn,
+                f"the first registration has provider {provider!r}: the platform refuses 'The first cloud resource "
+                "on cloud <id> must have provider AZURE'; put the AKS primary first",
+            )
+        )
+    return findings
+
+
+def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
+    seen: dict[tuple[Any, Any], PolicyResource] = {}
+    findings = []
+    for resource in chain:
+        name = registration_name(resource.props, resource.name)
+        if name is UNKNOWN:
+            continue
+        cloud = get(resource.props, "parentResourcePath")
+        key = (cloud if isinstance(cloud, str) else "", name)
+        if key in seen:
+            findings.append(
+                (
+                    resource.urn,
+                    f"registration name '{name}' is already used by {seen[key].name}: names are unique within the "
+                    "cloud (the platform answers HTTP 409); rename one of them",
+                )
+            )
+        else:
+            seen[key] = resource
+    return findings
+
+
+# --- buckets and what must come with them ------------------------------------------------------
+
+
+def _attached(child: PolicyResource, parent: PolicyResource, child_key: str, parent_key: str) -> bool:
+    """`child` configures `parent`: it depends on it, or names it (when both names are known)."""
+    if any(dep.urn == parent.urn for dep in direct_dependencies(child)):
+        return True
+    mine, theirs = get(child.props, child_key), get(parent.props, parent_key)
+    return isinstance(mine, str) and mine == theirs
+
+
+def _companions(
+    resources: Iterable[PolicyResource], parent: PolicyResource, kinds: tuple[str, ...], child_key: str, parent_key: str
+) -> list[PolicyResource]:
+    return [r for r in resources if type_is(r.resource_type, *kinds) and _attached(r, parent, child_key, parent_key)]
+
+
+def s3_guard_findings(resources: list[PolicyResource]) -> list[Finding]:
+    """Each S3 bucket has a public access block and default encryption."""
+    findings = []
+    for bucket in (r for r in resources if is_s3_bucket(r.resource_type)):
+        if not _companions(resources, bucket, S3_PUBLIC_ACCESS_BLOCK, "bucket", "bucket"):
+            findings.append(
+                (
+                    bucket.urn,
+                    f"S3 bucket {bucket.name} has no public access block: add aws.s3.BucketPublicAccessBlock for it "
+                    "with all four block/ignore/restrict flags true",
+                )
+            )
+        encrypted = s3_inline_encryption(bucket.props) is not MISSING or _companions(
+            resources, bucket, S3_ENCRYPTION, "bucket", "bucket"
+        )
+        if not encrypted:
+            findings.append(
+                (
+                    bucket.urn,
+                    f"S3 bucket {bucket.name} has no default encryption: add "
+                    "aws.s3.BucketServerSideEncryptionConfiguration for it (AES256 or aws:kms)",
+                )
+            )
+    return findings
+
+
+def cors_coverage_findings(resources: list[PolicyResource], want: CorsRule) -> list[Finding]:
+    """Each storage account we create has a blob service with the console's rule, each S3
+    bucket a CORS configuration with it (GCS buckets carry it inline: a resource check)."""
+    findings = []
+    for account in (r for r in resources if type_is(r.resource_type, STORAGE_ACCOUNT)):
+        services = _companions(resources, account, (BLOB_SERVICE,), "accountName", "accountName")
+        if not _any_complete(services, lambda s: cors_problems(s.props, AZURE_CORS, want)):
+            findings.append(
+                (account.urn, _uncovered(f"storage account {account.name}", services, "storage.BlobServiceProperties", want))
+            )
+    for bucket in (r for r in resources if is_s3_bucket(r.resource_type)):
+        if get(bucket.props, "corsRules") is not MISSING and not cors_problems(bucket.props, S3_CORS_SHAPE, want):
+            continue  # the rule is inline
+        configs = _companions(resources, bucket, S3_CORS, "bucket", "bucket")
+        if not _any_complete(configs, lambda c: cors_problems(c.props, S3_CORS_SHAPE, want)):
+            findings.append((bucket.urn, _uncovered(f"S3 bucket {bucket.name}", configs, "aws.s3.BucketCorsConfiguration", want)))
+    return findings
+
+
+def _uncovered(what: str, companions: list[PolicyResource], kind: str, want: CorsRule) -> str:
+    if companions:
+        names = ", ".join(c.name for c in companions)
+        return (
+            f"{what} has no complete console CORS rule ({want.origin}): its {names} lacks parts of it "
+            "(see the console-cors finding there) and must be fixed"
+        )
+    return f"{what} has no CORS setting for the console ({want.origin}): add a {kind} for it with the console's rule"
+
+
+def _any_complete(candidates: list[PolicyResource], problems: Callable[[PolicyResource], list[str]]) -> bool:
+    return any(not problems(c) for c in candidates)
