@@ -1,4 +1,4 @@
-"""EksTarget: an EKS-backed cloud resource's network, cluster, bucket and operator role."""
+"""EksTarget: an EKS-backed cloud resource's network, cluster, bucket, operator role and Cluster Autoscaler."""
 from __future__ import annotations
 
 import ipaddress
@@ -36,6 +36,40 @@ PROXY_SERVICE_ANNOTATIONS = {
     "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
     "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
 }
+# The Kubernetes Cluster Autoscaler: managed node groups keep their size until something
+# changes it, so without it a worker pool with minCount 0 never gets a node. EKS only
+# (AKS and GKE scale their pools themselves), which is why it is here and not in addons.
+AUTOSCALER_NAMESPACE = "kube-system"
+AUTOSCALER_SERVICE_ACCOUNT = "cluster-autoscaler"
+# The autoscaler's documented policy for auto-discovery (kubernetes/autoscaler,
+# cluster-autoscaler/cloudprovider/aws/README.md, "Full Cluster Autoscaler Features
+# Policy"): read-only calls on any resource, as documented; the two that change an Auto
+# Scaling group only on this cluster's groups (AUTOSCALER_OWNED_TAG).
+AUTOSCALER_READ_ACTIONS = (
+    "autoscaling:DescribeAutoScalingGroups",
+    "autoscaling:DescribeAutoScalingInstances",
+    "autoscaling:DescribeLaunchConfigurations",
+    "autoscaling:DescribeScalingActivities",
+    "ec2:DescribeImages",
+    "ec2:DescribeInstanceTypes",
+    "ec2:DescribeLaunchTemplateVersions",
+    "ec2:GetInstanceTypesFromInstanceRequirements",
+    "eks:DescribeNodegroup",  # a scaled-to-zero group's labels and taints (see _node_group)
+)
+AUTOSCALER_WRITE_ACTIONS = ("autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup")
+# EKS tags the Auto Scaling group of every managed node group with this key (value
+# "owned") and with `k8s.io/cluster-autoscaler/enabled`: the two keys the chart's
+# auto-discovery looks for, and the one the write statement is conditioned on.
+AUTOSCALER_OWNED_TAG = "k8s.io/cluster-autoscaler/{}"
+# Flags for Ray: worker pools are alike but for the zone, Ray pods keep /tmp/ray and
+# /dev/shm in emptyDir (local storage), and the system pool's own pods must not pin its
+# nodes forever.
+AUTOSCALER_ARGS = {
+    "balance-similar-node-groups": True,
+    "expander": "least-waste",  # the pool that leaves the least idle CPU and memory
+    "skip-nodes-with-local-storage": False,
+    "skip-nodes-with-system-pods": False,
+}
 
 
 def bucket_name(cloud: str, resource: str, suffix: str) -> str:
@@ -66,8 +100,13 @@ def assume_role_policy(service: str) -> str:
     )
 
 
-def irsa_trust_policy(provider_arn: str, issuer: str) -> str:
-    """Only the operator's service account, with tokens meant for STS, may assume the role."""
+def service_account_subject(namespace: str, name: str) -> str:
+    """The `sub` of the tokens EKS projects for a Kubernetes service account."""
+    return f"system:serviceaccount:{namespace}:{name}"
+
+
+def irsa_trust_policy(provider_arn: str, issuer: str, namespace: str, service_account: str) -> str:
+    """Only the one service account, with tokens meant for STS, may assume the role."""
     host = issuer.removeprefix("https://")
     return json.dumps(
         {
@@ -79,7 +118,7 @@ def irsa_trust_policy(provider_arn: str, issuer: str) -> str:
                     "Action": "sts:AssumeRoleWithWebIdentity",
                     "Condition": {
                         "StringEquals": {
-                            f"{host}:sub": defaults.WORKLOAD_IDENTITY_SUBJECT,
+                            f"{host}:sub": service_account_subject(namespace, service_account),
                             f"{host}:aud": STS_AUDIENCE,
                         }
                     },
@@ -119,6 +158,26 @@ def bucket_policy(bucket: str) -> str:
     )
 
 
+def autoscaler_policy(cluster: str) -> str:
+    """Describe anything; resize and shrink only the Auto Scaling groups EKS tagged as
+    this cluster's own."""
+    return json.dumps(
+        {
+            "Version": "2012-10-17",
+            "Statement": [
+                {"Sid": "Discover", "Effect": "Allow", "Action": list(AUTOSCALER_READ_ACTIONS), "Resource": "*"},
+                {
+                    "Sid": "ScaleOwnGroups",
+                    "Effect": "Allow",
+                    "Action": list(AUTOSCALER_WRITE_ACTIONS),
+                    "Resource": "*",
+                    "Condition": {"StringEquals": {f"aws:ResourceTag/{AUTOSCALER_OWNED_TAG.format(cluster)}": "owned"}},
+                },
+            ],
+        }
+    )
+
+
 def kubeconfig(name: str, region: str, endpoint: str, ca_data: str) -> str:
     """A kubeconfig that gets tokens from the AWS CLI (no static credential)."""
     return json.dumps(
@@ -147,8 +206,9 @@ def kubeconfig(name: str, region: str, endpoint: str, ca_data: str) -> str:
 
 class EksTarget(pulumi.ComponentResource):
     """A VPC (public and private subnets, one NAT gateway), EKS with API access entries
-    and IRSA, managed node groups tainted like every worker pool, an S3 bucket with the
-    console's CORS rule, and the operator's IAM role trusted by its service account."""
+    and IRSA, managed node groups tainted like every worker pool and sized by the Cluster
+    Autoscaler, an S3 bucket with the console's CORS rule, and the operator's IAM role
+    trusted by its service account."""
 
     cluster_name: pulumi.Output[str]
     bucket_uri: pulumi.Output[str]
@@ -184,11 +244,11 @@ class EksTarget(pulumi.ComponentResource):
         self.system_pool = self._node_group("system", spec.cluster.system_pool)
         self.pools = [self._node_group(pool.name, pool) for pool in spec.cluster.node_pools]
         self._bucket()
-        self.role = aws.iam.Role(
+        self.role = self._irsa_role(
             f"{spec.name}-operator",
-            assume_role_policy=pulumi.Output.all(self.oidc.arn, self._issuer).apply(lambda a: irsa_trust_policy(*a)),
-            description=f"Anyscale operator of cloud resource {spec.name} (cloud {ctx.cloud_name})",
-            opts=self._aws,
+            defaults.OPERATOR_NAMESPACE,
+            defaults.OPERATOR_SERVICE_ACCOUNT,
+            f"Anyscale operator of cloud resource {spec.name} (cloud {ctx.cloud_name})",
         )
         self.policy = aws.iam.RolePolicy(
             f"{spec.name}-operator-s3",
@@ -211,6 +271,7 @@ class EksTarget(pulumi.ComponentResource):
             # Worker pools are tainted: the add-ons run on the system pool, so wait for it.
             opts=pulumi.ResourceOptions(parent=self, depends_on=[self.system_pool]),
         )
+        self._autoscaler()
         self.target = Target(
             provider="AWS",
             region=spec.region,
@@ -300,6 +361,67 @@ class EksTarget(pulumi.ComponentResource):
     def _eks_name(self) -> str:
         return cluster_name(self._ctx.cloud_name, self._spec.name)
 
+    # --- identity and the autoscaler ----------------------------------------------------
+
+    def _irsa_role(self, name: str, namespace: str, service_account: str, description: str) -> aws.iam.Role:
+        """A role that only `namespace/service_account` of this cluster may assume (IRSA)."""
+        return aws.iam.Role(
+            name,
+            assume_role_policy=pulumi.Output.all(self.oidc.arn, self._issuer).apply(
+                lambda a: irsa_trust_policy(a[0], a[1], namespace, service_account)
+            ),
+            description=description,
+            opts=self._aws,
+        )
+
+    def _autoscaler(self) -> None:
+        """The Cluster Autoscaler, with its own IRSA role, discovering the node groups by
+        the tags EKS puts on their Auto Scaling groups. It runs on the system pool (the
+        only untainted one), so it needs no tolerations."""
+        spec = self._spec
+        self.autoscaler_role = self._irsa_role(
+            f"{spec.name}-autoscaler",
+            AUTOSCALER_NAMESPACE,
+            AUTOSCALER_SERVICE_ACCOUNT,
+            f"Cluster Autoscaler of cloud resource {spec.name} (cloud {self._ctx.cloud_name})",
+        )
+        self.autoscaler_policy = aws.iam.RolePolicy(
+            f"{spec.name}-autoscaler-asg",
+            role=self.autoscaler_role.id,
+            policy=self.cluster.name.apply(autoscaler_policy),
+            opts=self._aws,
+        )
+        self.autoscaler = k8s.helm.v3.Release(
+            f"{spec.name}-cluster-autoscaler",
+            name="cluster-autoscaler",
+            chart="cluster-autoscaler",
+            version=defaults.CLUSTER_AUTOSCALER_VERSION,
+            repository_opts={"repo": defaults.CLUSTER_AUTOSCALER_REPO},
+            namespace=AUTOSCALER_NAMESPACE,
+            values={
+                "cloudProvider": "aws",
+                "awsRegion": spec.region,
+                "autoDiscovery": {"clusterName": self.cluster.name},
+                "rbac": {
+                    "serviceAccount": {
+                        "create": True,
+                        "name": AUTOSCALER_SERVICE_ACCOUNT,
+                        "annotations": {"eks.amazonaws.com/role-arn": self.autoscaler_role.arn},
+                    }
+                },
+                "extraArgs": AUTOSCALER_ARGS,
+            },
+            atomic=True,
+            cleanup_on_fail=True,
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                provider=self.kubernetes,
+                # Gone with the cluster, like every add-on; its permissions come first.
+                deleted_with=self.cluster,
+                depends_on=[self.autoscaler_policy],
+            ),
+        )
+
     # --- cluster -----------------------------------------------------------------------
 
     def _role(self, kind: str, service: str, policies: tuple[str, ...]) -> aws.iam.Role:
@@ -330,6 +452,13 @@ class EksTarget(pulumi.ComponentResource):
         )
 
     def _node_group(self, name: str, pool: NodePoolSpec | SystemPoolSpec) -> aws.eks.NodeGroup:
+        """No Cluster Autoscaler tags here, on purpose. EKS itself tags the Auto Scaling
+        group of every managed node group with `k8s.io/cluster-autoscaler/enabled` and
+        `k8s.io/cluster-autoscaler/<cluster>` (owned): that is what the autoscaler's
+        auto-discovery and its IAM condition match. Nor node-template tags for scaling up
+        from zero: for a managed node group the autoscaler (1.24 on) reads the labels and
+        taints from eks:DescribeNodegroup (cloudprovider/aws/README.md); and EKS does not
+        copy a node group's `tags` to its Auto Scaling group, so they would not be seen."""
         worker = isinstance(pool, NodePoolSpec)
         gpu = worker and pool.gpu is not None
         return aws.eks.NodeGroup(
@@ -348,7 +477,7 @@ class EksTarget(pulumi.ComponentResource):
                 self._aws,
                 pulumi.ResourceOptions(
                     depends_on=[*self._attachments, *self._egress],
-                    # An autoscaler owns the current size; only the bounds are ours.
+                    # The Cluster Autoscaler owns the current size; only the bounds are ours.
                     ignore_changes=["scalingConfig.desiredSize"],
                 ),
             ),

@@ -33,6 +33,10 @@ ANYSCALE_REPO: Final = "https://anyscale.github.io/helm-charts"
 ANYSCALE_OPERATOR_VERSION: Final = "1.8.0"
 NVIDIA_DEVICE_PLUGIN_REPO: Final = "https://nvidia.github.io/k8s-device-plugin"
 NVIDIA_DEVICE_PLUGIN_VERSION: Final = "0.17.1"
+# EKS only. Chart 9.47.0 ships Cluster Autoscaler 1.33.0: the autoscaler's minor must
+# match the cluster's (KUBERNETES_VERSION), so bump the two together.
+CLUSTER_AUTOSCALER_REPO: Final = "https://kubernetes.github.io/autoscaler"
+CLUSTER_AUTOSCALER_VERSION: Final = "9.47.0"
 
 # --- Kubernetes versions ------------------------------------------------------------
 KUBERNETES_VERSION: Final = "1.33"

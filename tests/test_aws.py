@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.aws import PROXY_SERVICE_ANNOTATIONS
+from components import defaults
+from components.aws import PROXY_SERVICE_ANNOTATIONS, irsa_trust_policy
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
@@ -181,6 +182,148 @@ def test_operator_role_trusts_only_the_operator_service_account(plan: Plan) -> N
             f"{ISSUER_HOST}:aud": "sts.amazonaws.com",
         }
     }
+
+
+# --- the Cluster Autoscaler ------------------------------------------------------------------
+
+AUTOSCALER_ROLE_ARN = "${aws-usw2-autoscaler.arn}"
+AUTOSCALER_READ_ACTIONS = {
+    "autoscaling:DescribeAutoScalingGroups",
+    "autoscaling:DescribeAutoScalingInstances",
+    "autoscaling:DescribeLaunchConfigurations",
+    "autoscaling:DescribeScalingActivities",
+    "ec2:DescribeImages",
+    "ec2:DescribeInstanceTypes",
+    "ec2:DescribeLaunchTemplateVersions",
+    "ec2:GetInstanceTypesFromInstanceRequirements",
+    "eks:DescribeNodegroup",
+}
+AUTOSCALER_WRITE_ACTIONS = {"autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup"}
+
+
+def test_cluster_autoscaler_release_is_pinned_and_discovers_its_own_cluster(plan: Plan) -> None:
+    release = plan.named("aws-usw2-cluster-autoscaler")
+    assert release["type"] == "kubernetes:helm.sh/v3:Release"
+    inputs = release["inputs"]
+    assert inputs["name"] == inputs["chart"] == "cluster-autoscaler"
+    # Pinned next to the other charts: 9.47.0 ships Cluster Autoscaler 1.33.0, for Kubernetes 1.33.
+    assert inputs["version"] == defaults.CLUSTER_AUTOSCALER_VERSION == "9.47.0"
+    assert defaults.KUBERNETES_VERSION == "1.33"
+    assert inputs["repositoryOpts"] == {"repo": defaults.CLUSTER_AUTOSCALER_REPO}
+    assert defaults.CLUSTER_AUTOSCALER_REPO == "https://kubernetes.github.io/autoscaler"
+    assert inputs["namespace"] == "kube-system"
+    assert "createNamespace" not in inputs or inputs["createNamespace"] is False
+    values = inputs["values"]
+    assert values["cloudProvider"] == "aws"
+    assert values["awsRegion"] == "us-west-2"
+    # The cluster's own name output (so its dependency), which the chart turns into the
+    # auto-discovery tags k8s.io/cluster-autoscaler/enabled and k8s.io/cluster-autoscaler/<name>.
+    cluster = plan.named("aws-usw2-eks")
+    assert values["autoDiscovery"] == {"clusterName": cluster["inputs"]["name"]} == {"clusterName": "eks-ml-platform-aws-usw2"}
+    assert cluster["urn"] in release["dependsOn"]
+    assert values["rbac"] == {
+        "serviceAccount": {
+            "create": True,
+            "name": "cluster-autoscaler",
+            "annotations": {"eks.amazonaws.com/role-arn": AUTOSCALER_ROLE_ARN},
+        }
+    }
+    assert values["extraArgs"] == {
+        "balance-similar-node-groups": True,
+        "expander": "least-waste",
+        "skip-nodes-with-local-storage": False,
+        "skip-nodes-with-system-pods": False,
+    }
+    assert "tolerations" not in values  # it runs on the (untainted) system pool
+    # The target's own Kubernetes provider, and its permissions before its pod.
+    assert release["provider"].startswith(plan.named("aws-usw2-k8s")["urn"] + "::")
+    assert plan.named("aws-usw2-autoscaler-asg")["urn"] in release["dependsOn"]
+
+
+def test_cluster_autoscaler_goes_with_its_cluster(plan: Plan) -> None:
+    release = plan.named("aws-usw2-cluster-autoscaler")
+    assert release["options"]["deletedWith"] == plan.named("aws-usw2-eks")["urn"]
+    (target,) = [r for r in plan.of_type("anyscale-cloud:aws:EksTarget") if r["name"] == "aws-usw2"]
+    assert release["parent"] == target["urn"]  # the EKS target's, not the shared add-ons'
+    assert release["options"]["protect"] is False
+
+
+def test_every_eks_resource_gets_its_own_cluster_autoscaler(variant: Plan) -> None:
+    releases = {
+        r["name"]: r for r in variant.of_type("kubernetes:helm.sh/v3:Release") if r["inputs"]["chart"] == "cluster-autoscaler"
+    }
+    resources = {"aws-usw2": "us-west-2", "aws-euw1": "eu-west-1", "aws-byob": "us-east-1"}
+    assert sorted(releases) == sorted(f"{name}-cluster-autoscaler" for name in resources)  # none on AKS
+    for name, region in resources.items():
+        release = releases[f"{name}-cluster-autoscaler"]
+        values = release["inputs"]["values"]
+        assert values["awsRegion"] == region, name
+        assert values["autoDiscovery"]["clusterName"] == f"eks-ml-platform-{name}"
+        assert values["rbac"]["serviceAccount"]["annotations"] == {"eks.amazonaws.com/role-arn": f"${{{name}-autoscaler.arn}}"}
+        assert release["options"]["deletedWith"] == variant.named(f"{name}-eks")["urn"]
+        assert release["provider"].startswith(variant.named(f"{name}-k8s")["urn"] + "::")
+        condition = policy(variant.named(f"{name}-autoscaler-asg"), "policy")["Statement"][1]["Condition"]
+        assert condition == {"StringEquals": {f"aws:ResourceTag/k8s.io/cluster-autoscaler/eks-ml-platform-{name}": "owned"}}
+    # Protection covers the cluster, not what goes with it.
+    assert releases["aws-euw1-cluster-autoscaler"]["options"]["protect"] is False
+
+
+def test_autoscaler_role_trusts_only_the_autoscaler_service_account(plan: Plan) -> None:
+    role = plan.named("aws-usw2-autoscaler")
+    assert role["type"] == "aws:iam/role:Role"
+    (statement,) = policy(role, "assumeRolePolicy")["Statement"]
+    # The same OIDC provider as the operator's role: one per cluster.
+    assert statement["Principal"] == {"Federated": "${aws-usw2-oidc.arn}"}
+    assert statement["Action"] == "sts:AssumeRoleWithWebIdentity"
+    assert statement["Condition"] == {
+        "StringEquals": {
+            f"{ISSUER_HOST}:sub": "system:serviceaccount:kube-system:cluster-autoscaler",
+            f"{ISSUER_HOST}:aud": "sts.amazonaws.com",
+        }
+    }
+    assert len(plan.of_type("aws:iam/openIdConnectProvider:OpenIdConnectProvider")) == 1
+    # Its inline policy is all it gets.
+    assert not [r for r in plan.of_type("aws:iam/rolePolicyAttachment:RolePolicyAttachment") if "autoscaler" in r["name"]]
+
+
+def test_irsa_trust_policy_names_the_one_service_account() -> None:
+    document = json.loads(irsa_trust_policy("arn:aws:iam::1:oidc-provider/x", "https://oidc.example/id/1", "ns", "sa"))
+    assert document["Statement"][0]["Condition"]["StringEquals"] == {
+        "oidc.example/id/1:sub": "system:serviceaccount:ns:sa",
+        "oidc.example/id/1:aud": "sts.amazonaws.com",
+    }
+
+
+def test_autoscaler_may_resize_only_this_clusters_groups(plan: Plan) -> None:
+    record = plan.named("aws-usw2-autoscaler-asg")
+    assert record["type"] == "aws:iam/rolePolicy:RolePolicy"
+    assert record["inputs"]["role"] == "${aws-usw2-autoscaler.id}"
+    document = policy(record, "policy")
+    assert document["Version"] == "2012-10-17"
+    read, write = document["Statement"]
+    assert all(s["Effect"] == "Allow" for s in (read, write))
+    # Read-only calls, on any resource as the autoscaler's docs have it.
+    assert set(read["Action"]) == AUTOSCALER_READ_ACTIONS
+    assert read["Resource"] == "*" and "Condition" not in read
+    # Scaling only the Auto Scaling groups EKS tagged as this cluster's.
+    assert set(write["Action"]) == AUTOSCALER_WRITE_ACTIONS
+    assert write["Condition"] == {
+        "StringEquals": {"aws:ResourceTag/k8s.io/cluster-autoscaler/eks-ml-platform-aws-usw2": "owned"}
+    }
+    assert plan.named("aws-usw2-eks")["urn"] in record["dependsOn"]  # the name comes from the cluster
+    actions = [a for s in document["Statement"] for a in s["Action"]]
+    assert not any("*" in action for action in actions)
+    assert len(actions) == len(set(actions))  # nothing granted twice (once without the condition)
+
+
+def test_node_groups_leave_the_autoscaler_tags_to_eks(plan: Plan) -> None:
+    """EKS tags the managed node groups' ASGs for auto-discovery itself, and the autoscaler
+    reads a scaled-to-zero group's labels and taints from eks:DescribeNodegroup."""
+    for record in plan.of_type("aws:eks/nodeGroup:NodeGroup"):
+        tags = record["inputs"].get("tags") or {}
+        assert not [k for k in tags if k.startswith("k8s.io/cluster-autoscaler/")], record["name"]
+    spot = plan.named("aws-usw2-cpuspot")["inputs"]
+    assert spot["scalingConfig"]["minSize"] == 0  # the pool that needs the autoscaler to get a node
 
 
 # --- providers and ordering ------------------------------------------------------------------
