@@ -23,6 +23,7 @@ NODE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2
 STS_AUDIENCE = "sts.amazonaws.com"  # the audience of the tokens EKS projects for IRSA
 # Kubernetes taint effects as the EKS API spells them.
 TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
+AUTOSCALER_GPU_LABEL = "k8s.amazonaws.com/accelerator"
 CPU_AMI, GPU_AMI = "AL2023_x86_64_STANDARD", "AL2023_x86_64_NVIDIA"
 NONCURRENT_VERSION_DAYS = 30  # versioning guards snapshots; old versions do not pile up forever
 # The proxy Service as an internet-facing NLB. These are the annotations of the service
@@ -471,7 +472,7 @@ class EksTarget(pulumi.ComponentResource):
             ami_type=GPU_AMI if gpu else CPU_AMI,
             capacity_type=pool.capacity_type if worker else "ON_DEMAND",
             scaling_config={"min_size": pool.min_count, "max_size": pool.max_count, "desired_size": pool.min_count},
-            labels=pool_labels(pool) if worker else None,
+            labels=self._labels(pool) if worker else None,
             taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(pool)] if worker else None,
             opts=pulumi.ResourceOptions.merge(
                 self._aws,
@@ -482,6 +483,15 @@ class EksTarget(pulumi.ComponentResource):
                 ),
             ),
         )
+
+    @staticmethod
+    def _labels(pool: NodePoolSpec) -> dict[str, str]:
+        labels = pool_labels(pool)
+        if pool.gpu is not None:
+            # The autoscaler treats nodes with this label as GPU nodes still starting until
+            # the device plugin reports the GPUs, instead of adding more of them meanwhile.
+            labels[AUTOSCALER_GPU_LABEL] = pool.gpu.type.lower()
+        return labels
 
     # --- bucket ------------------------------------------------------------------------
 

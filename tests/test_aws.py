@@ -464,6 +464,7 @@ def test_gpu_pool_uses_the_nvidia_ami_and_the_gpu_taints(variant: Plan) -> None:
         {"key": ACCELERATOR_TAINT, "value": "GPU", "effect": "NO_SCHEDULE"},
     ]
     assert pool["labels"]["nvidia.com/gpu.product"] == "NVIDIA-A10G"
+    assert pool["labels"]["k8s.amazonaws.com/accelerator"] == "a10g"
     assert variant.named("aws-euw1-nvidia-device-plugin")["type"] == "kubernetes:helm.sh/v3:Release"
     assert not [r for r in variant.resources if r["name"] == "aws-usw2-nvidia-device-plugin"]
     assert variant.named("aws-euw1-eks")["inputs"]["version"] == "1.33"  # EKS takes major.minor only
