@@ -14,6 +14,7 @@ import pulumi_random as random
 from components import defaults
 from components.nodepools import pool_labels, pool_taints
 from components.spec import AwsResource, NodePoolSpec, SystemPoolSpec
+from components.kube import exec_kubeconfig, kubernetes_provider
 from components.target import CloudContext, Target
 
 # Every region in components/regions.py is in the `aws` partition.
@@ -181,28 +182,8 @@ def autoscaler_policy(cluster: str) -> str:
 
 def kubeconfig(name: str, region: str, endpoint: str, ca_data: str) -> str:
     """A kubeconfig that gets tokens from the AWS CLI (no static credential)."""
-    return json.dumps(
-        {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [{"name": name, "cluster": {"server": endpoint, "certificate-authority-data": ca_data}}],
-            "contexts": [{"name": name, "context": {"cluster": name, "user": name}}],
-            "current-context": name,
-            "users": [
-                {
-                    "name": name,
-                    "user": {
-                        "exec": {
-                            "apiVersion": "client.authentication.k8s.io/v1beta1",
-                            "command": "aws",
-                            "args": ["eks", "get-token", "--cluster-name", name, "--region", region, "--output", "json"],
-                            "interactiveMode": "Never",
-                        }
-                    },
-                }
-            ],
-        }
-    )
+    args = ["eks", "get-token", "--cluster-name", name, "--region", region, "--output", "json"]
+    return exec_kubeconfig(name, endpoint, ca_data, {"command": "aws", "args": args, "interactiveMode": "Never"})
 
 
 class EksTarget(pulumi.ComponentResource):
@@ -265,13 +246,8 @@ class EksTarget(pulumi.ComponentResource):
                 self.cluster.name, self.cluster.endpoint, self.cluster.certificate_authority.data
             ).apply(lambda a: kubeconfig(a[0], spec.region, a[1], a[2]))
         )
-        self.kubernetes = k8s.Provider(
-            f"{spec.name}-k8s",
-            kubeconfig=self.kubeconfig,
-            enable_server_side_apply=True,
-            # Worker pools are tainted: the add-ons run on the system pool, so wait for it.
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[self.system_pool]),
-        )
+        # Worker pools are tainted: the add-ons run on the system pool, so wait for it.
+        self.kubernetes = kubernetes_provider(spec.name, self.kubeconfig, self, [self.system_pool])
         self._autoscaler()
         self.target = Target(
             provider="AWS",

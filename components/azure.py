@@ -4,13 +4,13 @@ from __future__ import annotations
 import base64
 
 import pulumi
-import pulumi_kubernetes as k8s
 import pulumi_random as random
 from pulumi_azure_native import authorization, containerservice, managedidentity, storage
 
 from components import defaults
 from components.nodepools import pool_labels, pool_taints
 from components.spec import AksNodePool, AzureResource
+from components.kube import kubernetes_provider
 from components.target import CloudContext, OperatorExtension, Target
 
 SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
@@ -75,12 +75,7 @@ class AksTarget(pulumi.ComponentResource):
         self.principal_id = self.identity.principal_id
         self.client_id = self.identity.client_id
         self.cluster_name = self.cluster.name
-        self.kubernetes = k8s.Provider(
-            f"{spec.name}-k8s",
-            kubeconfig=self.kubeconfig,
-            enable_server_side_apply=True,
-            opts=pulumi.ResourceOptions(parent=self),
-        )
+        self.kubernetes = kubernetes_provider(spec.name, self.kubeconfig, self)
         self.target = Target(
             provider="Azure",
             region=spec.region,

@@ -1,18 +1,17 @@
 """GkeTarget: a GKE-backed cloud resource's cluster, bucket and operator identity."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pulumi
 import pulumi_gcp as gcp
-import pulumi_kubernetes as k8s
 import pulumi_random as random
 
 from components import defaults
 from components.nodepools import Taint, pool_labels, pool_taints
 from components.spec import GcpResource, NodePoolSpec
+from components.kube import exec_kubeconfig, kubernetes_provider
 from components.target import CloudContext, Target
 
 # Spec GPU type -> GKE accelerator name (the spec admits only these on GCP).
@@ -97,31 +96,8 @@ def gke_taint(taint: Taint) -> dict[str, str]:
 
 def kubeconfig(name: str, endpoint: str, ca_certificate: str) -> str:
     """An exec kubeconfig: no static credential, a token from gcloud at each use."""
-    return json.dumps(
-        {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [
-                {"name": name, "cluster": {"server": f"https://{endpoint}", "certificate-authority-data": ca_certificate}}
-            ],
-            "contexts": [{"name": name, "context": {"cluster": name, "user": name}}],
-            "current-context": name,
-            "users": [
-                {
-                    "name": name,
-                    "user": {
-                        "exec": {
-                            "apiVersion": "client.authentication.k8s.io/v1beta1",
-                            "command": AUTH_PLUGIN,
-                            "installHint": AUTH_PLUGIN_HINT,
-                            "provideClusterInfo": True,
-                        }
-                    },
-                }
-            ],
-        },
-        indent=2,
-    )
+    exec_ = {"command": AUTH_PLUGIN, "installHint": AUTH_PLUGIN_HINT, "provideClusterInfo": True}
+    return exec_kubeconfig(name, f"https://{endpoint}", ca_certificate, exec_)
 
 
 class GkeTarget(pulumi.ComponentResource):
@@ -172,14 +148,9 @@ class GkeTarget(pulumi.ComponentResource):
                 self.cluster.name, self.cluster.endpoint, self.cluster.master_auth.cluster_ca_certificate
             ).apply(lambda args: kubeconfig(f"gke_{spec.project}_{spec.region}_{args[0]}", args[1], args[2]))
         )
-        self.kubernetes = k8s.Provider(
-            f"{spec.name}-k8s",
-            kubeconfig=self.kubeconfig,
-            enable_server_side_apply=True,
-            # The default pool is removed: until the system pool is up there is no node to
-            # run the add-ons, and their atomic Helm releases would time out waiting.
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[self.system_pool]),
-        )
+        # The default pool is removed: until the system pool is up there is no node to
+        # run the add-ons, and their atomic Helm releases would time out waiting.
+        self.kubernetes = kubernetes_provider(spec.name, self.kubeconfig, self, [self.system_pool])
         self.target = Target(
             provider="GCP",
             region=spec.region,

@@ -6,9 +6,9 @@ operator uses instead of a cloud identity."""
 from __future__ import annotations
 
 import pulumi
-import pulumi_kubernetes as k8s
 
 from components.spec import GenericResource
+from components.kube import kubernetes_provider
 from components.target import CloudContext, Target
 
 
@@ -22,12 +22,7 @@ class GenericTarget(pulumi.ComponentResource):
         self.bucket_uri = pulumi.Output.from_input(spec.storage.bucket)
         # The operator authenticates with the CLI token: a protected (secret) setting.
         self.protected_settings = {"global.auth.anyscaleCliToken": pulumi.Output.secret(spec.cli_token.value)}
-        self.kubernetes = k8s.Provider(
-            f"{spec.name}-k8s",
-            kubeconfig=self.kubeconfig,
-            enable_server_side_apply=True,
-            opts=pulumi.ResourceOptions(parent=self),
-        )
+        self.kubernetes = kubernetes_provider(spec.name, self.kubeconfig, self)
         self.target = Target(
             provider="Generic",
             region=spec.region,  # a free-form routing label here

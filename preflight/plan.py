@@ -26,6 +26,20 @@ def record(stack: str, path: Path | None = None) -> Plan:
     return run_program(stack, stack_file.config)
 
 
+# What recording a stack can fail with; report_record_error turns each into an exit code.
+RECORD_ERRORS = (StackFileError, SpecError, pulumi.RunError)
+
+
+def report_record_error(error: Exception) -> int:
+    """1 for a config that breaks the rules (one line per problem), 2 for an unreadable file."""
+    if isinstance(error, SpecError):
+        for problem in error.problems:
+            print(problem)
+        return 1
+    print(f"error: {error}", file=sys.stderr)
+    return 2 if isinstance(error, StackFileError) else 1
+
+
 def write_json(plan: Plan, path: str) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -55,16 +69,8 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
         plan = record(args.stack, Path(args.file) if args.file else None)
-    except StackFileError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except SpecError as error:
-        for problem in error.problems:
-            print(problem)
-        return 1
-    except pulumi.RunError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
+    except RECORD_ERRORS as error:
+        return report_record_error(error)
     if args.json:
         write_json(plan, args.json)
     if not args.quiet:

@@ -20,7 +20,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-import pulumi
 from pulumi_policy import (
     EnforcementLevel,
     PolicyProviderResource,
@@ -33,8 +32,7 @@ from pulumi_policy import (
 from pulumi_policy.policy import _NotApplicableError
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
-from components.spec import SpecError
-from preflight.stackfile import StackFileError
+from preflight.plan import RECORD_ERRORS, record, report_record_error
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = ROOT / "policy"
@@ -280,9 +278,7 @@ def read_json(path: str, what: str) -> Any:
 def load_plan(args: argparse.Namespace) -> dict[str, Any]:
     if args.plan:
         return read_json(args.plan, "plan")
-    from preflight.plan import record  # runs the program under mocks: only when asked
-
-    return record(args.stack).to_json()
+    return record(args.stack).to_json()  # runs the program under mocks
 
 
 def main(argv: list[str]) -> int:
@@ -293,15 +289,10 @@ def main(argv: list[str]) -> int:
             raise PlanError(f"policy config {args.config} must be a JSON object of policy names")
         plan = load_plan(args)
         violations = check_plan(plan, config)
-    except (PlanError, StackFileError) as error:
+    except PlanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except SpecError as error:
-        for problem in error.problems:
-            print(problem)
-        return 1
-    except pulumi.RunError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
+    except RECORD_ERRORS as error:
+        return report_record_error(error)
     print(render(violations, plan))
     return 1 if any(v.mandatory for v in violations) else 0
