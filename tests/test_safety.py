@@ -143,3 +143,21 @@ def test_showcase_stacks_turn_protection_off_and_default_is_on() -> None:
         assert name in protected, name
     for registration in ("default", "aws-usw2", "gcp-usc1", "onprem"):
         assert f"{registration}-registration" in protected
+
+
+def test_editing_a_bucket_replaces_exactly_that_registration(base_plan: Plan) -> None:
+    values = stack_values("example")
+    aws = next(r for r in values["anyscale-cloud:resources"] if r["name"] == "aws-usw2")
+    aws["storage"] = {"bucket": "s3://existing-ray-data"}
+    head = run_program("example", values)
+    changes = [c for c in diff_plans(base_plan.to_json(), head.to_json()) if c.action != "same"]
+    replaced = [c.name for c in changes if c.action == "replace"]
+    assert replaced == ["aws-usw2-registration"]
+    registration = next(c for c in changes if c.name == "aws-usw2-registration")
+    assert registration.disruptive and registration.reasons
+    # What necessarily follows: our bucket goes (disruptive, kept on delete), the
+    # operator's policy now names the other bucket; nothing of another resource changes.
+    assert all(c.name.startswith("aws-usw2") for c in changes), [c.name for c in changes]
+    deleted = {c.name for c in changes if c.action == "delete"}
+    assert "aws-usw2-bucket" in deleted
+    assert next(c for c in changes if c.name == "aws-usw2-bucket").disruptive
