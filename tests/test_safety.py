@@ -161,3 +161,27 @@ def test_editing_a_bucket_replaces_exactly_that_registration(base_plan: Plan) ->
     deleted = {c.name for c in changes if c.action == "delete"}
     assert "aws-usw2-bucket" in deleted
     assert next(c for c in changes if c.name == "aws-usw2-bucket").disruptive
+
+
+def test_bad_config_stops_the_program_before_any_resource() -> None:
+    import pulumi
+
+    from preflight import runtime
+
+    values = stack_values("dev")
+    values["anyscale-cloud:resources"][0]["storage"] = {"bucket": "azure://logs", "endpoint": "https://acct.blob.core.windows.net/"}
+    recorded: list[Any] = []
+    original = runtime.RecordingMonitor.RegisterResource
+
+    def spy(self: Any, request: Any) -> Any:
+        recorded.append(request.type)
+        return original(self, request)
+
+    runtime.RecordingMonitor.RegisterResource = spy  # type: ignore[method-assign]
+    try:
+        with pytest.raises(pulumi.RunError) as caught:
+            run_program("dev", values)
+    finally:
+        runtime.RecordingMonitor.RegisterResource = original  # type: ignore[method-assign]
+    assert "resources[0].storage.endpoint (default): 'https://acct.blob.core.windows.net/' ends with '/'" in str(caught.value)
+    assert recorded == ["pulumi:pulumi:Stack"]  # the root only: nothing half-applied
