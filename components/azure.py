@@ -54,7 +54,7 @@ class AksTarget(pulumi.ComponentResource):
         self.kubeconfig = self._kubeconfig()
         self.identity = managedidentity.UserAssignedIdentity(
             f"{spec.name}-operator-identity",
-            resource_name_=f"id-{ctx.cloud_name}-{spec.name}-operator",
+            resource_name_=f"id-{ctx.cloud_name}-{spec.name}-operator"[:128],  # ARM limit
             resource_group_name=ctx.resource_group_name,
             location=spec.region,
             tags=ctx.tags,
