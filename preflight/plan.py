@@ -52,7 +52,7 @@ def render(plan: Plan, width: int, color: bool) -> str:
 
     document = plan.to_json()
     return "\n".join(
-        [render_tree(document, width=width, color=color), "", render_summary(document), "", render_estimate(estimate(document), width=width)]
+        [render_tree(document, width=width, color=color), "", render_summary(document, width), "", render_estimate(estimate(document), width=width)]
     )
 
 

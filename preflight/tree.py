@@ -419,7 +419,15 @@ def children_by_parent(resources: list[Resource]) -> dict[str, list[Resource]]:
 
 
 def resource_lines(resource: Resource, indent: int, ctx: "TreeContext") -> list[Line]:
-    lines = [entry_line(indent, resource, ctx.type_column)]
+    entry = entry_line(indent, resource, ctx.type_column)
+    if sum(len(text) for text, _ in entry) > ctx.width:
+        # Too narrow for type and name side by side: the name (what a reviewer looks
+        # for) goes on a line of its own rather than being cut.
+        entry = entry[:2]
+        entry[1] = (entry[1][0].rstrip(), "type")
+        lines = [entry, [(" " * (indent + 2), ""), (resource_name(resource), "name")]]
+    else:
+        lines = [entry]
     for key, value in details(resource, ctx.by_urn):
         lines += wrap_value(indent + 4, key, value, ctx.width)
     return lines
@@ -494,7 +502,7 @@ def group_name(resource: Resource, by_urn: dict[str, Resource]) -> str:
     return resource_name(owner) if owner else "cloud"
 
 
-def render_summary(plan: Plan) -> str:
+def render_summary(plan: Plan, width: int = 100) -> str:
     """Counts: totals, per cloud resource, per (short) type."""
     resources = [r for r in plan_resources(plan) if r.get("type") != STACK_TYPE]
     by_urn = index_by_urn(resources)
@@ -503,7 +511,8 @@ def render_summary(plan: Plan) -> str:
     lines = [f"{len(resources)} resources: {len(custom)} custom ({providers} providers), "
              f"{len(resources) - len(custom)} components"]
     groups = Counter(group_name(r, by_urn) for r in custom)
-    lines.append("by cloud resource: " + ", ".join(f"{name} {count}" for name, count in groups.items()))
+    per_group = ", ".join(f"{name} {count}" for name, count in groups.items())
+    lines += textwrap.wrap(f"by cloud resource: {per_group}", width=max(width, 20), subsequent_indent="  ")
     lines.append("by type:")
     types = Counter(short_type(r) for r in custom)
     for label, count in sorted(types.items(), key=lambda item: (-item[1], item[0])):

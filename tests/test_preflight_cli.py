@@ -86,3 +86,17 @@ def test_plan_of_invalid_stack_exits_1(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "resources[0].region (default): 'EastUS2'" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("width", [60, 160])
+def test_example_plan_view_fits_the_terminal(example_plan, width: int) -> None:
+    from preflight.plan import render
+
+    text = render(example_plan, width, color=False)
+    assert max(len(line) for line in text.splitlines()) <= width
+    assert "\x1b[" not in text
+    # Every custom resource of the example appears in the tree.
+    for resource in example_plan.resources:
+        if resource["custom"]:
+            assert resource["name"] in text, resource["name"]
+    assert "Rollout estimate" in text and "critical path" in text
