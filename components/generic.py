@@ -33,5 +33,6 @@ class GenericTarget(pulumi.ComponentResource):
             bucket_region=spec.storage.region or spec.region,
             registration_identity=None,  # Generic has no cloud identity
             operator_identity=None,
+            gateway_address_kind=spec.gateway_address,
         )
         self.register_outputs({"kubeconfig": self.kubeconfig, "bucket_uri": self.bucket_uri})

@@ -450,6 +450,9 @@ class GenericResource(ResourceSpec):
     kubeconfig: SecretValue
     cli_token: SecretValue
     storage: GenericStorage
+    # How the cluster's load balancers report their address: most give an IP, some
+    # (like AWS') a DNS name. The operator is configured with one or the other.
+    gateway_address: Literal["ip", "hostname"] = "ip"
 
 
 def _provider_tag(value: Any) -> str | None:

@@ -185,3 +185,12 @@ def test_bad_config_stops_the_program_before_any_resource() -> None:
         runtime.RecordingMonitor.RegisterResource = original  # type: ignore[method-assign]
     assert "resources[0].storage.endpoint (default): 'https://acct.blob.core.windows.net/' ends with '/'" in str(caught.value)
     assert recorded == ["pulumi:pulumi:Stack"]  # the root only: nothing half-applied
+
+
+def test_generic_gateway_address_kind() -> None:
+    values = stack_values("example")
+    values["anyscale-cloud:resources"] = [values["anyscale-cloud:resources"][0], values["anyscale-cloud:resources"][3]]
+    values["anyscale-cloud:resources"][1]["gatewayAddress"] = "hostname"
+    gateway = run_program("example", values).named("onprem-anyscale-operator")["inputs"]["values"]["networking"]["gateway"]
+    assert gateway["hostname"] == "${onprem-gateway.status.addresses[0].value}"
+    assert "ip" not in gateway
