@@ -9,12 +9,10 @@ import json
 import re
 from typing import Any
 
-import pulumi
 import pytest
 
 from components import defaults
-from components.gcp import ACCELERATORS, account_id, accelerator, bucket_name, cluster_name, kubeconfig
-from components.spec import NodePoolSpec
+from components.gcp import ACCELERATORS, account_id, bucket_name, cluster_name, kubeconfig
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 
