@@ -78,7 +78,11 @@ def main(argv: list[str]) -> int:
     except RECORD_ERRORS as error:
         return report_record_error(error)
     if args.json:
-        write_json(plan, args.json)
+        try:
+            write_json(plan, args.json)
+        except OSError as error:
+            print(f"error: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return 2
     if not args.quiet:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         print(render(plan, shutil.get_terminal_size((100, 24)).columns, color))
