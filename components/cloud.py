@@ -1,8 +1,6 @@
 """AnyscaleCloud: the cloud's ARM record, its registry, and the ordered cloud resources."""
 from __future__ import annotations
 
-import importlib
-
 import pulumi
 import pulumi_random as random
 from pulumi_azure_native import Provider as AzureProvider
@@ -11,24 +9,27 @@ from pulumi_azure_native import containerregistry, resources
 from components.addons import AddonsArgs, ClusterAddons
 from components.registration import CloudRecord, CloudResourceRegistration
 from components.spec import ResourceSpec, StackSpec
-from components.target import CloudContext, Target
-
-# provider -> (module, component class). Imported lazily: a stack with AKS only does not
-# pay for loading the AWS and GCP SDKs.
-TARGETS = {
-    "Azure": ("components.azure", "AksTarget"),
-    "AWS": ("components.aws", "EksTarget"),
-    "GCP": ("components.gcp", "GkeTarget"),
-    "Generic": ("components.generic", "GenericTarget"),
-}
+from components.target import CloudContext, TargetBuilder
 
 
-def target_class(provider: str) -> type[pulumi.ComponentResource]:
-    module, name = TARGETS[provider]
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ModuleNotFoundError, AttributeError):
-        raise pulumi.RunError(f"cloud resources of provider {provider} are not built yet ({module}.{name})") from None
+def builder(provider: str) -> type[TargetBuilder]:
+    """The provider's component class. Imported here, not at the top: a stack with AKS
+    only does not pay for loading the AWS and GCP SDKs."""
+    if provider == "Azure":
+        from components.azure import AksCluster
+
+        return AksCluster
+    if provider == "AWS":
+        from components.aws import EksCluster
+
+        return EksCluster
+    if provider == "GCP":
+        from components.gcp import GkeCluster
+
+        return GkeCluster
+    from components.generic import GenericCluster
+
+    return GenericCluster
 
 
 class CloudResource(pulumi.ComponentResource):
@@ -50,19 +51,18 @@ class CloudResource(pulumi.ComponentResource):
     ):
         super().__init__("anyscale-cloud:index:CloudResource", spec.name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
-        built = target_class(spec.provider)(spec, ctx, child)
-        target: Target = built.target
+        target = builder(spec.provider)(spec, ctx, child).target
         self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child)
         self.addons = ClusterAddons(
             spec.name,
-            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, getattr(built, "protected_settings", {})),
+            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, target.protected_settings),
             child,
         )
         self.cloud_resource_id = self.registration.cloud_resource_id
         self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)
         self.bucket_endpoint = pulumi.Output.from_input(target.bucket_endpoint)
         self.gateway_address = self.addons.gateway_address
-        self.kubeconfig = pulumi.Output.secret(built.kubeconfig)
+        self.kubeconfig = target.kubeconfig
         self.register_outputs(
             {
                 "cloud_resource_id": self.cloud_resource_id,

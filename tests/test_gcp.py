@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from components import defaults
-from components.gcp import ACCELERATORS, account_id, bucket_name, cluster_name, kubeconfig
+from components.gcp.names import account_id, bucket_name, cluster_name, kubeconfig
+from components.gcp.pools import ACCELERATORS
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 
