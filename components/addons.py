@@ -16,6 +16,7 @@ from pulumi_azure_native import kubernetesconfiguration
 
 from components import defaults
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
+from components.sdk_internals import kubernetes_plugin_version
 from components.spec import AddonsSpec
 from components.target import Target
 
@@ -34,7 +35,7 @@ class KubernetesObject(pulumi.CustomResource):
 
     def __init__(self, name: str, api_version: str, kind: str, metadata: dict[str, Any], spec: dict[str, Any], opts: pulumi.ResourceOptions):
         props = {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": None}
-        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=k8s._utilities.get_version()))
+        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=kubernetes_plugin_version()))
         super().__init__(f"kubernetes:{api_version}:{kind}", name, props, opts)
 
 

@@ -46,8 +46,8 @@ class NodeGroups:
         from zero: for a managed node group the autoscaler (1.24 on) reads the labels and
         taints from eks:DescribeNodegroup (cloudprovider/aws/README.md); and EKS does not
         copy a node group's `tags` to its Auto Scaling group, so they would not be seen."""
-        worker = isinstance(pool, NodePoolSpec)
-        gpu = isinstance(pool, NodePoolSpec) and pool.gpu is not None
+        worker = pool if isinstance(pool, NodePoolSpec) else None  # None: the system pool
+        gpu = worker is not None and worker.gpu is not None
         return aws.eks.NodeGroup(
             f"{self.spec.name}-{name}",
             cluster_name=self.cluster.name,
@@ -56,10 +56,10 @@ class NodeGroups:
             subnet_ids=[s.id for s in self.subnets],
             instance_types=[pool.instance_type],
             ami_type=GPU_AMI if gpu else CPU_AMI,
-            capacity_type=pool.capacity_type if isinstance(pool, NodePoolSpec) else "ON_DEMAND",
+            capacity_type=worker.capacity_type if worker else "ON_DEMAND",
             scaling_config={"min_size": pool.min_count, "max_size": pool.max_count, "desired_size": pool.min_count},
-            labels=worker_labels(pool) if isinstance(pool, NodePoolSpec) else None,
-            taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(pool)] if worker else None,
+            labels=worker_labels(worker) if worker else None,
+            taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(worker)] if worker else None,
             # The Cluster Autoscaler owns the current size; only the bounds are ours.
             opts=self.scope.opts(depends_on=self.before, ignore_changes=["scalingConfig.desiredSize"]),
         )
