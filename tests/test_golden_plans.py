@@ -13,9 +13,9 @@ When a change to the plans is intended, regenerate the golden files and review t
 
     venv/bin/python -m tests.test_golden_plans
 
-(equivalently, per stack: `venv/bin/python -m preflight plan --stack <s> --json
-tests/fixtures/golden/plan-<s>.json --quiet`, with `--file tests/fixtures/golden/Pulumi.gpu.yaml`
-for the `gpu` stack).
+(which writes resources sorted by URN, so the diff shows only real changes; `venv/bin/python
+-m preflight plan --stack <s> --json tests/fixtures/golden/plan-<s>.json --quiet`, with
+`--file tests/fixtures/golden/Pulumi.gpu.yaml` for `gpu`, writes an equivalent file).
 """
 from __future__ import annotations
 
@@ -76,7 +76,10 @@ def test_plan_matches_the_golden_plan(stack: str) -> None:
 def regenerate() -> None:
     for stack in STACK_FILES:
         plan = record(stack)
-        golden_path(stack).write_text(json.dumps(plan.to_json(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        document = plan.to_json()
+        # Sorted by URN, so a regenerated file's diff shows only real changes.
+        document["resources"] = sorted(document["resources"], key=lambda r: r["urn"])
+        golden_path(stack).write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {golden_path(stack).relative_to(ROOT)} ({len(plan.resources)} resources)")
 
 
