@@ -8,13 +8,12 @@ description, so they are written once for every provider.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
-
-if TYPE_CHECKING:
-    from components.spec import ResourceSpec
+from typing import Any, Literal, Protocol
 
 import pulumi
 import pulumi_kubernetes as k8s
+
+from components.spec import ResourceSpec
 
 
 @dataclass(frozen=True)
