@@ -1,4 +1,4 @@
-"""EksTarget wiring: the example stack's `aws-usw2` resource (next to the AKS primary),
+"""EksCluster wiring: the example stack's `aws-usw2` resource (next to the AKS primary),
 and a variant with two more AWS resources, run once each under the recording mocks."""
 from __future__ import annotations
 

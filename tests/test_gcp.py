@@ -1,4 +1,4 @@
-"""GkeTarget: the GKE cloud resource's cluster, pools, bucket, identity and their wiring.
+"""GkeCluster: the GKE cloud resource's cluster, pools, bucket, identity and their wiring.
 
 The program runs once per scenario (module-scoped fixtures) under the recording mock
 runtime; the stack is the example's primary plus its `gcp-usc1` resource.
