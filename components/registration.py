@@ -7,7 +7,7 @@ from typing import Any
 import pulumi
 from pulumi_azure_native import resources
 
-from components.sdk_compat import unknown
+from components.sdk_internals import unknown
 from components.target import Target
 
 NAMESPACE = "Anyscale.Platform"

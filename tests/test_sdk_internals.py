@@ -5,10 +5,12 @@ its callers. Also checks that no other module in components/ reaches into an SDK
 private modules, so this canary keeps covering every use."""
 from __future__ import annotations
 
+import asyncio
 import re
 from importlib.metadata import version
 from pathlib import Path
 
+import pulumi.output
 import pulumi_kubernetes as k8s
 
 from components import sdk_internals
@@ -33,3 +35,21 @@ def test_no_other_component_module_uses_sdk_internals() -> None:
         if PRIVATE.search(line) or re.search(r"from pulumi\w*\._", line)
     ]
     assert offenders == []
+
+
+def test_the_sdk_still_has_its_unknown_singleton() -> None:
+    assert hasattr(pulumi.output, "UNKNOWN"), "pulumi.output.UNKNOWN is gone: rewrite components/sdk_internals.unknown()"
+
+
+def test_an_output_holding_unknown_is_not_known() -> None:
+    from components.sdk_internals import unknown
+
+    async def check() -> tuple[bool, list[str]]:
+        value = unknown()
+        ran: list[str] = []
+        await value.apply(lambda v: ran.append("apply ran")).future()
+        return await value.is_known(), ran
+
+    known, ran = asyncio.new_event_loop().run_until_complete(check())
+    assert known is False
+    assert ran == []  # apply callbacks never see an unknown value
