@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from preflight.tree import normalize_type, render_summary, render_tree, short_type
+from preflight.planfile import normalize_type, short_type
+from preflight.tree import render_summary, render_tree
 
 FIXTURE = Path(__file__).parent / "fixtures" / "plans" / "two_resources.json"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -96,6 +97,18 @@ def test_references_and_secrets_are_shown_as_they_are(plan: dict[str, Any]) -> N
     assert "global.auth.iamIdentity: ${default-operator.clientId}" in text
     assert "global.auth.anyscaleCliToken (protected): [secret]" in text
     assert "kubeconfig: [secret]" in text
+
+
+def test_first_preview_unknowns_are_shown_as_they_are(plan: dict[str, Any]) -> None:
+    """A first preview writes the engine's unknown as "<unknown>": it is wiring, like a
+    placeholder, and is shown untouched."""
+    release = next(r for r in plan["resources"] if r["name"] == "aws-usw2-anyscale-operator")
+    release["inputs"]["values"]["global"]["auth"]["iamIdentity"] = "<unknown>"
+    release["inputs"]["values"]["global"]["cloudDeploymentId"] = "<unknown>"
+    text = render_tree(plan, width=160, color=False)
+    assert "values.global.auth.iamIdentity: <unknown>" in text
+    assert "values.global.cloudDeploymentId: <unknown>" in text
+    assert "values.global.cloudProvider" not in text  # known values are not wiring
 
 
 def test_key_values_per_kind(plan: dict[str, Any]) -> None:
