@@ -784,20 +784,31 @@ def test_dispatcher_routes_policy(tmp_path):
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
 
 
-# --- the pack for real: booted as the Pulumi CLI boots it, asked over gRPC ----------------------------
+# --- the pack for real: uploaded alone, booted as the Pulumi CLI boots it, asked over gRPC --------------
 
 
 @pytest.fixture(scope="module")
-def analyzer():
+def uploaded_pack(tmp_path_factory) -> Path:
+    """What `pulumi policy publish` uploads: a copy of policy/ and nothing else."""
+    import shutil
+
+    target = tmp_path_factory.mktemp("upload") / "anyscale-cloud-pack"
+    shutil.copytree(ROOT / "policy", target, ignore=shutil.ignore_patterns("venv", "__pycache__"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def analyzer(uploaded_pack):
     """`python -u -m pulumi.policy <engine> <pack dir>` is what the CLI's
-    pulumi-analyzer-policy-python runs; the pack prints the port it serves on."""
+    pulumi-analyzer-policy-python runs; the pack prints the port it serves on. It runs
+    the uploaded copy (policy/ alone) with an isolated interpreter (-I: no current
+    directory, PYTHONPATH or user site-packages), as after `pulumi policy publish`."""
     import grpc
     from pulumi.runtime.proto import analyzer_pb2_grpc
 
-    pack_dir = ROOT / "policy"
     process = subprocess.Popen(
-        [sys.executable, "-u", "-m", "pulumi.policy", "127.0.0.1:1", str(pack_dir)],
-        cwd=pack_dir,
+        [sys.executable, "-I", "-u", "-m", "pulumi.policy", "127.0.0.1:1", str(uploaded_pack)],
+        cwd=uploaded_pack,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -870,9 +881,7 @@ def test_real_pack_analyzes_the_stack(analyzer, plan):
     assert [(d.policyName, d.urn) for d in unchained.diagnostics] == [("registration-order", second["urn"])]
 
 
-# --- the pack as `pulumi policy publish` uploads it: the policy/ folder alone ------------------------
-
-# Run in the copy, by an interpreter that sees only that folder and the venv's packages:
+# Run in the uploaded copy, by an interpreter that sees only that folder and the venv's packages:
 # -I drops the current directory, PYTHONPATH and the user's site-packages.
 ISOLATED_IMPORT = """
 import importlib.util, json, sys
@@ -891,16 +900,6 @@ print(json.dumps({
     "loaded": ours,
 }))
 """
-
-
-@pytest.fixture(scope="module")
-def uploaded_pack(tmp_path_factory) -> Path:
-    """What `pulumi policy publish` uploads: a copy of policy/ and nothing else."""
-    import shutil
-
-    target = tmp_path_factory.mktemp("upload") / "anyscale-cloud-pack"
-    shutil.copytree(ROOT / "policy", target, ignore=shutil.ignore_patterns("venv", "__pycache__"))
-    return target
 
 
 def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
@@ -922,19 +921,3 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     assert outside == []
     assert str(uploaded_pack / "rules" / "platform.py") in found["loaded"]
 
-
-def test_uploaded_pack_boots_as_the_cli_boots_it(uploaded_pack):
-    """`python -u -m pulumi.policy <engine> <pack dir>`, isolated: the pack serves (prints its port)."""
-    process = subprocess.Popen(
-        [sys.executable, "-I", "-u", "-m", "pulumi.policy", "127.0.0.1:1", str(uploaded_pack)],
-        cwd=uploaded_pack,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        port = process.stdout.readline().strip()
-        assert port.isdigit(), process.stderr.read()
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
