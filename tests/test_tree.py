@@ -177,3 +177,11 @@ def test_short_type_tells_the_anyscale_records_apart(plan: dict[str, Any]) -> No
     assert short_type(by_name["default-registration"]) == "anyscale:cloudResource"
     assert short_type(by_name["aws-usw2-eks"]) == "aws:eks:Cluster"
     assert short_type(by_name["default-envoy-gateway"]) == "helm:Release"
+
+
+def test_every_role_the_program_grants_is_shown_by_name(example_plan: Any) -> None:
+    """Built-in role GUIDs (the same in every tenant) read as names; none is left as a GUID."""
+    text = render_tree(example_plan.to_json(), width=200, color=False)
+    roles = set(re.findall(r"^\s+role: (.*)$", text, re.M))
+    assert {"AcrPull", "AcrPush", "Container Registry Tasks Contributor", "Storage Blob Data Contributor"} <= roles
+    assert "roleDefinitions" not in text

@@ -46,9 +46,10 @@ ORIGIN_RE = re.compile(r"^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
 # --- the Azure control plane (platform.md 2, 4) ----------------------------------------------
 
 CONSOLE_ORIGIN = "https://console.azure.anyscale.com"  # every bucket's CORS origin, the operator's controlPlaneURL
-CORS_METHODS = ("GET", "HEAD", "PUT", "POST", "DELETE")
+# Lists, as the provider SDKs take them (components/defaults.py can hand them on as they are).
+CORS_METHODS = ["GET", "HEAD", "PUT", "POST", "DELETE"]
 # S3 and GCS take explicit exposed headers (Azure Blob accepts "*"): ranged reads of logs.
-CORS_EXPOSED_HEADERS = ("Accept-Ranges", "Content-Range", "Content-Length")
+CORS_EXPOSED_HEADERS = ["Accept-Ranges", "Content-Range", "Content-Length"]
 
 # --- Azure built-in roles (platform.md 3; the same GUID in every tenant) ---------------------
 
