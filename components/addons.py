@@ -16,6 +16,7 @@ from pulumi_azure_native import kubernetesconfiguration
 
 from components import defaults
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
+from components.sdk_internals import kubernetes_plugin_version
 from components.spec import AddonsSpec
 from components.target import Target
 
@@ -34,7 +35,7 @@ class KubernetesObject(pulumi.CustomResource):
 
     def __init__(self, name: str, api_version: str, kind: str, metadata: dict[str, Any], spec: dict[str, Any], opts: pulumi.ResourceOptions):
         props = {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": None}
-        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=k8s._utilities.get_version()))
+        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=kubernetes_plugin_version()))
         super().__init__(f"kubernetes:{api_version}:{kind}", name, props, opts)
 
 
@@ -116,8 +117,6 @@ class AddonsArgs:
     target: Target
     cloud_resource_id: pulumi.Input[str]
     addons: AddonsSpec
-    # Secret settings only the operator sees (Generic: the CLI token).
-    protected_settings: dict[str, pulumi.Input[str]]
 
 
 class ClusterAddons(pulumi.ComponentResource):
@@ -245,7 +244,7 @@ class ClusterAddons(pulumi.ComponentResource):
             configuration_settings={k: as_extension_setting(v) for k, v in settings.items()},
             # Omitted keys keep their value from an earlier install: clear the token.
             configuration_protected_settings=pulumi.Output.secret(
-                {"global.auth.anyscaleCliToken": "", **args.protected_settings}
+                {"global.auth.anyscaleCliToken": "", **args.target.protected_settings}
             ),
             opts=pulumi.ResourceOptions(
                 parent=self,
@@ -258,7 +257,7 @@ class ClusterAddons(pulumi.ComponentResource):
     def _operator_chart(self, settings: dict[str, Any], args: AddonsArgs, namespace: pulumi.Resource) -> k8s.helm.v3.Release:
         # Secret values stay secret inside the otherwise reviewable values tree, and the
         # release's `values` output (which echoes them) is secret in the state too.
-        values = nest({**settings, **{k: pulumi.Output.secret(v) for k, v in args.protected_settings.items()}})
+        values = nest({**settings, **{k: pulumi.Output.secret(v) for k, v in args.target.protected_settings.items()}})
         chart = Chart(
             "anyscale-operator",
             "anyscale-operator",
@@ -266,7 +265,7 @@ class ClusterAddons(pulumi.ComponentResource):
             defaults.OPERATOR_NAMESPACE,
             defaults.ANYSCALE_REPO,
         )
-        secret_outputs = ["values"] if args.protected_settings else []
+        secret_outputs = ["values"] if args.target.protected_settings else []
         return self._release(
             "anyscale-operator",
             chart,

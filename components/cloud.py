@@ -1,77 +1,15 @@
 """AnyscaleCloud: the cloud's ARM record, its registry, and the ordered cloud resources."""
 from __future__ import annotations
 
-import importlib
-
 import pulumi
 import pulumi_random as random
 from pulumi_azure_native import Provider as AzureProvider
 from pulumi_azure_native import containerregistry, resources
 
-from components.addons import AddonsArgs, ClusterAddons
-from components.registration import CloudRecord, CloudResourceRegistration
-from components.spec import ResourceSpec, StackSpec
-from components.target import CloudContext, Target
-
-# provider -> (module, component class). Imported lazily: a stack with AKS only does not
-# pay for loading the AWS and GCP SDKs.
-TARGETS = {
-    "Azure": ("components.azure", "AksTarget"),
-    "AWS": ("components.aws", "EksTarget"),
-    "GCP": ("components.gcp", "GkeTarget"),
-    "Generic": ("components.generic", "GenericTarget"),
-}
-
-
-def target_class(provider: str) -> type[pulumi.ComponentResource]:
-    module, name = TARGETS[provider]
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ModuleNotFoundError, AttributeError):
-        raise pulumi.RunError(f"cloud resources of provider {provider} are not built yet ({module}.{name})") from None
-
-
-class CloudResource(pulumi.ComponentResource):
-    """One cloud resource: its provider target, its registration, and its add-ons."""
-
-    cloud_resource_id: pulumi.Output[str]
-    bucket_uri: pulumi.Output[str]
-    bucket_endpoint: pulumi.Output[str]
-    gateway_address: pulumi.Output[str]
-    kubeconfig: pulumi.Output[str]
-
-    def __init__(
-        self,
-        spec: ResourceSpec,
-        ctx: CloudContext,
-        cloud: CloudRecord,
-        previous: pulumi.Resource | None,
-        opts: pulumi.ResourceOptions | None = None,
-    ):
-        super().__init__("anyscale-cloud:index:CloudResource", spec.name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        built = target_class(spec.provider)(spec, ctx, child)
-        target: Target = built.target
-        self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child)
-        self.addons = ClusterAddons(
-            spec.name,
-            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, getattr(built, "protected_settings", {})),
-            child,
-        )
-        self.cloud_resource_id = self.registration.cloud_resource_id
-        self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)
-        self.bucket_endpoint = pulumi.Output.from_input(target.bucket_endpoint)
-        self.gateway_address = self.addons.gateway_address
-        self.kubeconfig = pulumi.Output.secret(built.kubeconfig)
-        self.register_outputs(
-            {
-                "cloud_resource_id": self.cloud_resource_id,
-                "bucket_uri": self.bucket_uri,
-                "bucket_endpoint": self.bucket_endpoint,
-                "gateway_address": self.gateway_address,
-                "kubeconfig": self.kubeconfig,
-            }
-        )
+from components.cloud_resource import CloudResource
+from components.registration import CloudRecord
+from components.spec import StackSpec
+from components.target import CloudContext
 
 
 class AnyscaleCloud(pulumi.ComponentResource):

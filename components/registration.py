@@ -7,6 +7,7 @@ from typing import Any
 import pulumi
 from pulumi_azure_native import resources
 
+from components.sdk_compat import unknown
 from components.target import Target
 
 NAMESPACE = "Anyscale.Platform"
@@ -41,6 +42,26 @@ def registration_properties(target: Target) -> dict[str, Any]:
             else {}
         ),
     }
+
+
+def cloud_resource_id(name: str, properties: dict[str, Any] | None) -> pulumi.Output[str] | str:
+    """`properties.cloudResourceId`, which only the platform assigns.
+
+    `properties` is untyped: during a preview of a create (or of a replacement) the
+    engine hands back the input map itself, which has no `cloudResourceId`. That
+    absence means "not known yet", never a value (platform.md 9.1). After a real
+    create, an absent or empty ID is the platform's fault and must stop the update
+    before the operator and the gateway are configured with nothing."""
+    value = (properties or {}).get("cloudResourceId")
+    if isinstance(value, str) and value:
+        return value
+    if pulumi.runtime.is_dry_run():
+        return unknown()
+    raise pulumi.RunError(
+        f"cloud resource {name!r}: the platform returned no properties.cloudResourceId after the "
+        "registration was created; check the resource in the Azure portal (Anyscale.Platform/clouds/"
+        "cloudResources) and run `pulumi refresh` before the next `pulumi up`"
+    )
 
 
 class CloudResourceRegistration(pulumi.ComponentResource):
@@ -83,6 +104,6 @@ class CloudResourceRegistration(pulumi.ComponentResource):
                 protect=cloud.protect,
             ),
         )
-        self.cloud_resource_id = self.resource.properties.apply(lambda p: (p or {}).get("cloudResourceId"))
+        self.cloud_resource_id = self.resource.properties.apply(lambda props: cloud_resource_id(name, props))
         self.resource_id = self.resource.id
         self.register_outputs({"cloud_resource_id": self.cloud_resource_id, "resource_id": self.resource_id})

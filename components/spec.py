@@ -360,10 +360,6 @@ class ResourceSpec(Strict):
             storage.region = self.region  # platform default: the bucket is where compute is
         return self
 
-    @property
-    def creates_bucket(self) -> bool:
-        return getattr(self, "storage").bucket is None
-
 
 class AzureResource(ResourceSpec):
     provider_name: ClassVar[str] = "Azure"
@@ -467,10 +463,6 @@ class StackSpec(Strict):
         if problems:
             raise ValidationError.from_exception_data(cls.__name__, problems)
         return spec
-
-    @property
-    def primary(self) -> AzureResource:
-        return self.resources[0]  # type: ignore[return-value]
 
 
 def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:

@@ -1,16 +1,19 @@
-"""What a provider module hands to the shared pieces: one Kubernetes deployment target.
+"""The contract between provider packages and the shared pieces.
 
-Provider modules (azure, aws, gcp, generic) each build their cluster, bucket and
-identity and describe the result with a `Target`; `registration.py` and `addons.py`
-only ever see this description, so they are written once for every provider.
+Each provider package (azure, aws, gcp, generic) has one component class, a
+`TargetBuilder`: it builds the cluster, bucket and identity and describes the result
+with a `Target`. `cloud.py`, `registration.py` and `addons.py` only ever see this
+description, so they are written once for every provider.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import pulumi
 import pulumi_kubernetes as k8s
+
+from components.spec import ResourceSpec
 
 
 @dataclass(frozen=True)
@@ -24,9 +27,13 @@ class OperatorExtension:
 
 @dataclass(frozen=True)
 class Target:
+    """One Kubernetes deployment target: everything the registration and the add-ons use."""
+
     provider: Literal["Azure", "AWS", "GCP", "Generic"]
     region: str
     kubernetes: k8s.Provider
+    # How to reach the cluster; exported per resource. Always a Pulumi secret.
+    kubeconfig: pulumi.Output[str]
     # The cluster we created (None for Generic): in-cluster objects are deleted with it.
     cluster: pulumi.Resource | None
     bucket_uri: pulumi.Input[str]
@@ -46,6 +53,8 @@ class Target:
     # bring its own (GKE installs drivers and the plugin itself).
     install_device_plugin: bool = False
     operator_extension: OperatorExtension | None = None
+    # Secret settings only the operator sees (Generic: the CLI token); values are secrets.
+    protected_settings: dict[str, pulumi.Input[str]] = field(default_factory=dict)
     # Resources the registration must wait for (cluster, bucket, identity and grants).
     ready: list[pulumi.Resource] = field(default_factory=list)
 
@@ -63,3 +72,12 @@ class CloudContext:
     protect: bool
     # The primary runs managed image builds, so only its operator may push to the registry.
     is_primary: bool
+
+
+class TargetBuilder(Protocol):
+    """A provider's component (`AksCluster`, `EksCluster`, `GkeCluster`, `GenericCluster`):
+    built from its resource's spec and the cloud's context, it exposes its `Target`."""
+
+    target: Target
+
+    def __init__(self, spec: ResourceSpec, ctx: CloudContext, opts: pulumi.ResourceOptions | None = None) -> None: ...

@@ -30,19 +30,9 @@ def _availability_zones(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _caller_identity(args: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": placeholder("getCallerIdentity", "accountId"),
-        "accountId": placeholder("getCallerIdentity", "accountId"),
-        "arn": placeholder("getCallerIdentity", "arn"),
-        "userId": placeholder("getCallerIdentity", "userId"),
-    }
-
-
 OVERRIDES: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
     "aws:eks/cluster:Cluster": _eks_cluster,
 }
 INVOKES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "aws:index/getAvailabilityZones:getAvailabilityZones": _availability_zones,
-    "aws:index/getCallerIdentity:getCallerIdentity": _caller_identity,
 }

@@ -19,11 +19,11 @@ from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
 
 
-def record(stack: str, path: Path | None = None) -> Plan:
+def record(stack: str, path: Path | None = None, first_preview: bool = False) -> Plan:
     """Validate the stack file, then run the program on it. Raises StackFileError or SpecError."""
     stack_file = read_stack_file(path or stack_path(stack))
     validate_stack(stack_file)
-    return run_program(stack, stack_file.config)
+    return run_program(stack, stack_file.config, first_preview=first_preview)
 
 
 # What recording a stack can fail with; report_record_error turns each into an exit code.
@@ -62,17 +62,27 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--file", help="a stack file elsewhere (default: stacks/Pulumi.<stack>.yaml)")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON")
     p.add_argument("--quiet", action="store_true", help="do not print the tree")
+    p.add_argument(
+        "--first-preview",
+        action="store_true",
+        help="answer as the engine does on a stack's first `pulumi preview`: each new resource "
+        "knows only its inputs, everything else is <unknown>",
+    )
     return p
 
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
-        plan = record(args.stack, Path(args.file) if args.file else None)
+        plan = record(args.stack, Path(args.file) if args.file else None, first_preview=args.first_preview)
     except RECORD_ERRORS as error:
         return report_record_error(error)
     if args.json:
-        write_json(plan, args.json)
+        try:
+            write_json(plan, args.json)
+        except OSError as error:
+            print(f"error: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return 2
     if not args.quiet:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         print(render(plan, shutil.get_terminal_size((100, 24)).columns, color))

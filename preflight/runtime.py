@@ -66,10 +66,17 @@ class PlanMocks(pulumi.runtime.Mocks):
 
 class RecordingMonitor(mocks.MockMonitor):
     """Records each RegisterResource request; answers with the mock cloud's state, with
-    secret inputs still marked secret in the state (as the engine would)."""
+    secret inputs still marked secret in the state (as the engine would).
 
-    def __init__(self) -> None:
+    `first_preview`: answer as the engine does for a create during `pulumi preview`
+    (platform.md 9.1): a custom resource's outputs are its inputs only (unknown inputs
+    stay unknown) and its ID is empty, so every other output is unknown; an untyped
+    output such as the generic ARM resource's `properties` is the input map itself,
+    without the fields only the server fills in. Providers answer as usual."""
+
+    def __init__(self, first_preview: bool = False) -> None:
         super().__init__(PlanMocks())
+        self.first_preview = first_preview
         self.records: list[dict[str, Any]] = []
         self.outputs: dict[str, dict[str, Any]] = {}  # urn -> registered outputs
 
@@ -109,6 +116,11 @@ class RecordingMonitor(mocks.MockMonitor):
         if not request.custom:
             return resource_pb2.RegisterResourceResponse(urn=urn)
         name = request.name
+        if self.first_preview and not request.type.startswith("pulumi:providers:"):
+            # The engine echoes the inputs (request.object, unknowns and secrets as
+            # sent) and no ID: the SDK resolves everything else as unknown.
+            self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, "", _strip_secrets(wire))
+            return resource_pb2.RegisterResourceResponse(urn=urn, id="", object=request.object)
         state = resource_state(request.type, name, wire)
         # Keep secret inputs secret in the answer; new values are placeholders (not secret).
         obj = struct_pb2.Struct()
@@ -156,20 +168,22 @@ def _has_secure(value: Any) -> bool:
     return False
 
 
-def _run_main() -> None:
-    runpy.run_path(str(ROOT / "__main__.py"), run_name="__main__")
+def _run_main(program: Path) -> None:
+    runpy.run_path(str(program), run_name="__main__")
     # The mock runtime finishes its root stack before the program runs, so register the
     # program's exports explicitly (as the real entry point does when the program ends).
     root = settings.get_root_resource()
     root.register_outputs(massage(root.outputs, []))
 
 
-def run_program(stack: str, values: dict[str, Any]) -> Plan:
+def run_program(stack: str, values: dict[str, Any], first_preview: bool = False, program: Path | None = None) -> Plan:
     """Run __main__.py with the given stack config under mocks; return what it registered.
+    `first_preview`: the engine's semantics for a first `pulumi preview` (see
+    RecordingMonitor). `program`: another entry point than __main__.py (tests only).
     Raises what the program raises (pulumi.RunError for bad config)."""
     config, secret_keys = config_from_values(values)
     pulumi.runtime.set_all_config(config, secret_keys)
-    monitor = RecordingMonitor()
+    monitor = RecordingMonitor(first_preview)
     settings.set_root_resource(None)  # a fresh root stack per run: exports do not leak between runs
     mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
     settings.SETTINGS.rpc_manager.clear()
@@ -177,7 +191,7 @@ def run_program(stack: str, values: dict[str, Any]) -> Plan:
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        _sync_await(run_pulumi_func(lambda: _run_main()))
+        _sync_await(run_pulumi_func(lambda: _run_main(program or ROOT / "__main__.py")))
     finally:
         os.chdir(cwd)
     stack_urn = f"urn:pulumi:{stack}::{PROJECT}::pulumi:pulumi:Stack::{PROJECT}-{stack}"

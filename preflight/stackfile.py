@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from preflight.inputs import InputError, read_text, load_yaml
 
 NAMESPACE = "anyscale-cloud"
 KNOWN_KEYS = {"cloud", "resources"}
@@ -34,17 +34,12 @@ def stack_path(stack: str) -> Path:
 
 
 def read_stack_file(path: str | Path) -> StackFile:
+    """The stack file through the input gate (preflight/inputs.py), or StackFileError."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise StackFileError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise StackFileError(f"{path} is not valid YAML{where}: {getattr(error, 'problem', None) or error}") from None
+        document = load_yaml(read_text(path), str(path))
+    except InputError as error:
+        raise StackFileError(str(error)) from None
     if document is None:
         document = {}
     if not isinstance(document, dict):
@@ -52,4 +47,11 @@ def read_stack_file(path: str | Path) -> StackFile:
     config = document.get("config") or {}
     if not isinstance(config, dict):
         raise StackFileError(f"{path}: `config` must be a mapping of keys to values")
-    return StackFile(path, {str(k): v for k, v in config.items()})
+    for key in config:
+        # The Pulumi CLI refuses these too (config keys are `<namespace>:<name>`).
+        if not isinstance(key, str) or key.count(":") != 1 or not all(key.split(":")):
+            raise StackFileError(
+                f"{path}: config key {str(key)!r} is not of the form <namespace>:<name> "
+                f"(e.g. {NAMESPACE}:cloud); the Pulumi CLI would refuse this file"
+            )
+    return StackFile(path, dict(config))

@@ -1,4 +1,4 @@
-"""EksTarget wiring: the example stack's `aws-usw2` resource (next to the AKS primary),
+"""EksCluster wiring: the example stack's `aws-usw2` resource (next to the AKS primary),
 and a variant with two more AWS resources, run once each under the recording mocks."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from components import defaults
-from components.aws import PROXY_SERVICE_ANNOTATIONS, irsa_trust_policy
+from components.aws.policies import irsa_trust_policy
+from components.aws.resource import PROXY_SERVICE_ANNOTATIONS
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from components import defaults
 from components.addons import certificate_secret_names
 from preflight.policy import pack_module
 from preflight.runtime import Plan, run_program
@@ -140,7 +139,7 @@ def test_blob_cors_rule(plan: Plan) -> None:
 
 
 def test_storage_account_name_fits_azure_limits() -> None:
-    from components.azure import account_name
+    from components.azure.bucket import account_name
 
     name = account_name("Very_Long-Cloud-Name", "resource_with_long_name", "abc123")
     assert name == "asverylongcloudnamabc123"
@@ -169,6 +168,14 @@ def test_federated_credential(plan: Plan) -> None:
     assert federation["resourceName"] == "id-ml-platform-dev-default-operator"
 
 
+# Azure built-in role definition IDs (the same in every tenant; learn.microsoft.com,
+# "Azure built-in roles"): literals, not imported from the code under test.
+BLOB_DATA_CONTRIBUTOR = "ba92f5b4-2d11-453d-a403-e96b0029c9fe"
+ACR_PULL = "7f951dda-4ed3-4680-a7ca-43fe172d538d"
+ACR_PUSH = "8311e382-0749-4cb8-b61a-304f252e45ec"
+ACR_TASKS_CONTRIBUTOR = "fb382eab-e894-4461-af04-94435c366c3f"
+
+
 def role(guid: str) -> str:
     return "/subscriptions/${azure.subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/" + guid
 
@@ -176,11 +183,11 @@ def role(guid: str) -> str:
 @pytest.mark.parametrize(
     ("name", "principal", "guid", "scope"),
     [
-        ("default-operator-storage", "${default-operator-identity.principalId}", defaults.ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR, "${default-storage.id}"),
-        ("default-kubelet-acrpull", "${default-aks.identityProfile.kubeletidentity.objectId}", defaults.ROLE_ACR_PULL, "${ml-platform-dev-registry.id}"),
-        ("default-operator-acrpush", "${default-operator-identity.principalId}", defaults.ROLE_ACR_PUSH, "${ml-platform-dev-registry.id}"),
-        ("default-operator-acrtasks", "${default-operator-identity.principalId}", defaults.ROLE_ACR_TASKS_CONTRIBUTOR, "${ml-platform-dev-registry.id}"),
-        ("westeu-kubelet-acrpull", "${westeu-aks.identityProfile.kubeletidentity.objectId}", defaults.ROLE_ACR_PULL, "${ml-platform-dev-registry.id}"),
+        ("default-operator-storage", "${default-operator-identity.principalId}", BLOB_DATA_CONTRIBUTOR, "${default-storage.id}"),
+        ("default-kubelet-acrpull", "${default-aks.identityProfile.kubeletidentity.objectId}", ACR_PULL, "${ml-platform-dev-registry.id}"),
+        ("default-operator-acrpush", "${default-operator-identity.principalId}", ACR_PUSH, "${ml-platform-dev-registry.id}"),
+        ("default-operator-acrtasks", "${default-operator-identity.principalId}", ACR_TASKS_CONTRIBUTOR, "${ml-platform-dev-registry.id}"),
+        ("westeu-kubelet-acrpull", "${westeu-aks.identityProfile.kubeletidentity.objectId}", ACR_PULL, "${ml-platform-dev-registry.id}"),
     ],
 )
 def test_role_assignments(plan: Plan, name: str, principal: str, guid: str, scope: str) -> None:

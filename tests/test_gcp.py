@@ -1,4 +1,4 @@
-"""GkeTarget: the GKE cloud resource's cluster, pools, bucket, identity and their wiring.
+"""GkeCluster: the GKE cloud resource's cluster, pools, bucket, identity and their wiring.
 
 The program runs once per scenario (module-scoped fixtures) under the recording mock
 runtime; the stack is the example's primary plus its `gcp-usc1` resource.
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from components import defaults
-from components.gcp import ACCELERATORS, account_id, bucket_name, cluster_name, kubeconfig
+from components.gcp.names import account_id, bucket_name, cluster_name, kubeconfig
+from components.gcp.pools import ACCELERATORS
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 

@@ -1,0 +1,96 @@
+"""The S3 bucket: private, encrypted, versioned, with the console's CORS rule; or the
+existing bucket named in the spec."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pulumi
+import pulumi_aws as aws
+import pulumi_random as random
+
+from components import defaults
+from components.scope import Scope
+from components.spec import AwsResource
+
+NONCURRENT_VERSION_DAYS = 30  # versioning guards snapshots; old versions do not pile up forever
+
+
+def bucket_name(cloud: str, resource: str, suffix: str) -> str:
+    """S3 names are global: 3-63 lowercase letters, digits and '-'."""
+    stem = re.sub(r"-+", "-", re.sub(r"[^a-z0-9-]", "-", f"{cloud}-{resource}".lower())).strip("-")
+    return f"{stem[: 62 - len(suffix)].rstrip('-')}-{suffix}"
+
+
+@dataclass(frozen=True)
+class Bucket:
+    uri: pulumi.Output[str]
+    name: pulumi.Output[str]
+    resources: list[pulumi.Resource] = field(default_factory=list)  # ours: the registration waits for them
+
+
+def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
+    if spec.storage.bucket is not None:
+        # Existing bucket: its CORS rule and settings are the owner's to set.
+        return Bucket(pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.bucket.removeprefix("s3://")))
+    name = spec.name
+    suffix = random.RandomString(f"{name}-bucket-suffix", length=8, special=False, upper=False, opts=scope.random())
+    # A retained bucket keeps its settings too (no public access, encryption, CORS).
+    # They live in the storage region, which may differ from the cluster's.
+    kept = {"region": spec.storage.region, "opts": scope.opts(retain_on_delete=spec.storage.retain_on_delete)}
+    bucket = aws.s3.Bucket(
+        f"{name}-bucket",
+        bucket=suffix.result.apply(lambda s: bucket_name(scope.ctx.cloud_name, name, s)),
+        force_destroy=False,  # it holds logs and snapshots
+        region=spec.storage.region,
+        opts=scope.guarded(retain_on_delete=spec.storage.retain_on_delete),
+    )
+    versioning = aws.s3.BucketVersioning(f"{name}-versioning", bucket=bucket.id, versioning_configuration={"status": "Enabled"}, **kept)
+    lifecycle = aws.s3.BucketLifecycleConfiguration(
+        f"{name}-lifecycle",
+        bucket=bucket.id,
+        rules=[
+            {
+                "id": "noncurrent-versions",
+                "status": "Enabled",
+                "filter": {},  # every object
+                "noncurrent_version_expiration": {"noncurrent_days": NONCURRENT_VERSION_DAYS},
+                "abort_incomplete_multipart_upload": {"days_after_initiation": 7},
+            }
+        ],
+        region=spec.storage.region,
+        opts=scope.opts(retain_on_delete=spec.storage.retain_on_delete, depends_on=[versioning]),
+    )
+    settings = [
+        aws.s3.BucketPublicAccessBlock(
+            f"{name}-public-access-block",
+            bucket=bucket.id,
+            block_public_acls=True,
+            block_public_policy=True,
+            ignore_public_acls=True,
+            restrict_public_buckets=True,
+            **kept,
+        ),
+        aws.s3.BucketOwnershipControls(f"{name}-ownership", bucket=bucket.id, rule={"object_ownership": "BucketOwnerEnforced"}, **kept),
+        aws.s3.BucketServerSideEncryptionConfiguration(
+            f"{name}-encryption",
+            bucket=bucket.id,
+            rules=[{"apply_server_side_encryption_by_default": {"sse_algorithm": "AES256"}}],
+            **kept,
+        ),
+        aws.s3.BucketCorsConfiguration(
+            f"{name}-cors",
+            bucket=bucket.id,
+            cors_rules=[
+                {
+                    "allowed_origins": [defaults.CONSOLE_ORIGIN],
+                    "allowed_methods": defaults.CORS_METHODS,
+                    "allowed_headers": defaults.CORS_ALLOWED_HEADERS,
+                    "expose_headers": defaults.CORS_EXPOSED_HEADERS,
+                    "max_age_seconds": defaults.CORS_MAX_AGE_SECONDS,
+                }
+            ],
+            **kept,
+        ),
+    ]
+    return Bucket(pulumi.Output.concat("s3://", bucket.bucket), bucket.bucket, [bucket, *settings, versioning, lifecycle])

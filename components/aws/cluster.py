@@ -1,0 +1,51 @@
+"""The EKS cluster (API access entries, the creator as bootstrap admin) and its kubeconfig."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws.iam import CLUSTER_POLICIES, service_role
+from components.aws.network import Network, cluster_name
+from components.kube import exec_kubeconfig
+from components.scope import Scope
+from components.spec import AwsResource
+
+
+def kubeconfig(name: str, region: str, endpoint: str, ca_data: str) -> str:
+    """A kubeconfig that gets tokens from the AWS CLI (no static credential)."""
+    args = ["eks", "get-token", "--cluster-name", name, "--region", region, "--output", "json"]
+    return exec_kubeconfig(name, endpoint, ca_data, {"command": "aws", "args": args, "interactiveMode": "Never"})
+
+
+@dataclass(frozen=True)
+class Cluster:
+    cluster: aws.eks.Cluster
+    attachments: list[aws.iam.RolePolicyAttachment]  # the cluster role's policies
+
+
+def build_cluster(scope: Scope, spec: AwsResource, network: Network) -> Cluster:
+    role = service_role(scope, spec.name, "cluster", "eks.amazonaws.com", CLUSTER_POLICIES)
+    cluster = aws.eks.Cluster(
+        f"{spec.name}-eks",
+        name=cluster_name(scope.ctx.cloud_name, spec.name),
+        version=".".join(spec.cluster.kubernetes_version.split(".")[:2]),  # EKS takes major.minor
+        role_arn=role.role.arn,
+        access_config={"authentication_mode": "API", "bootstrap_cluster_creator_admin_permissions": True},
+        vpc_config={
+            "subnet_ids": [s.id for s in network.private_subnets + network.public_subnets],
+            "endpoint_public_access": True,
+            "endpoint_private_access": True,  # nodes reach the API server inside the VPC
+        },
+        opts=scope.guarded(depends_on=list(role.attachments)),
+    )
+    return Cluster(cluster, role.attachments)
+
+
+def cluster_kubeconfig(spec: AwsResource, cluster: aws.eks.Cluster) -> pulumi.Output[str]:
+    return pulumi.Output.secret(
+        pulumi.Output.all(cluster.name, cluster.endpoint, cluster.certificate_authority.data).apply(
+            lambda a: kubeconfig(a[0], spec.region, a[1], a[2])
+        )
+    )

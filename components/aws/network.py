@@ -1,0 +1,88 @@
+"""The VPC: private and public subnets per availability zone, one NAT gateway."""
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_aws as aws
+
+from components.scope import Scope
+from components.spec import AwsResource
+
+
+def cluster_name(cloud: str, resource: str) -> str:
+    """EKS names: up to 100 of letters, digits, '-' and '_', starting alphanumeric."""
+    return f"eks-{cloud}-{resource}"[:100]
+
+
+def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:
+    """Private subnets in the VPC's first half (pods take VPC addresses), public in the
+    second: each half holds up to four subnets, one per availability zone."""
+    network = ipaddress.ip_network(vpc_cidr, strict=False)
+    blocks = [str(b) for b in network.subnets(new_prefix=network.prefixlen + 3)]
+    return blocks[:zones], blocks[4 : 4 + zones]
+
+
+@dataclass(frozen=True)
+class Network:
+    private_subnets: list[aws.ec2.Subnet]
+    public_subnets: list[aws.ec2.Subnet]
+    # Nodes need their way out (image pulls, joining the cluster) before they boot.
+    egress: list[pulumi.Resource]
+
+
+@dataclass(frozen=True)
+class Subnets:
+    """Subnets of one kind (public or private) sharing one route table."""
+
+    scope: Scope
+    spec: AwsResource
+    vpc: aws.ec2.Vpc
+    zones: pulumi.Output[list[str]]
+
+    def build(self, kind: str, cidrs: list[str], table: aws.ec2.RouteTable, tags: dict[str, str]) -> tuple[list[aws.ec2.Subnet], list[pulumi.Resource]]:
+        subnets, associations = [], []
+        eks = cluster_name(self.scope.ctx.cloud_name, self.spec.name)
+        for index, cidr in enumerate(cidrs):
+            name = f"{self.spec.name}-{kind}-{index}"
+            subnet = aws.ec2.Subnet(
+                name,
+                vpc_id=self.vpc.id,
+                cidr_block=cidr,
+                availability_zone=self.zones[index],
+                tags={"Name": name, f"kubernetes.io/cluster/{eks}": "shared", **tags},
+                opts=self.scope.opts(),
+            )
+            association = aws.ec2.RouteTableAssociation(f"{name}-routes", subnet_id=subnet.id, route_table_id=table.id, opts=self.scope.opts())
+            subnets.append(subnet)
+            associations.append(association)
+        return subnets, associations
+
+
+def build_network(scope: Scope, spec: AwsResource) -> Network:
+    name, opts = spec.name, scope.opts
+    zones = aws.get_availability_zones_output(
+        state="available",
+        # Regular zones only: not the Local or Wavelength zones an account may have opted into.
+        filters=[{"name": "opt-in-status", "values": ["opt-in-not-required"]}],
+        opts=scope.invoke(),
+    ).names
+    vpc = aws.ec2.Vpc(
+        f"{name}-vpc",
+        cidr_block=spec.cluster.vpc_cidr,
+        enable_dns_hostnames=True,  # required for nodes to join EKS
+        enable_dns_support=True,
+        tags={"Name": f"{scope.ctx.cloud_name}-{name}"},
+        opts=opts(),
+    )
+    subnets = Subnets(scope, spec, vpc, zones)
+    igw = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, opts=opts())
+    public_table = aws.ec2.RouteTable(f"{name}-public", vpc_id=vpc.id, routes=[{"cidr_block": "0.0.0.0/0", "gateway_id": igw.id}], opts=opts())
+    private_cidrs, public_cidrs = subnet_cidrs(spec.cluster.vpc_cidr, spec.cluster.availability_zones)
+    public, public_associations = subnets.build("public", public_cidrs, public_table, {"kubernetes.io/role/elb": "1"})
+    eip = aws.ec2.Eip(f"{name}-nat-ip", domain="vpc", opts=opts())
+    nat = aws.ec2.NatGateway(f"{name}-nat", allocation_id=eip.id, subnet_id=public[0].id, opts=opts(depends_on=[igw]))
+    private_table = aws.ec2.RouteTable(f"{name}-private", vpc_id=vpc.id, routes=[{"cidr_block": "0.0.0.0/0", "nat_gateway_id": nat.id}], opts=opts())
+    private, private_associations = subnets.build("private", private_cidrs, private_table, {"kubernetes.io/role/internal-elb": "1"})
+    return Network(private, public, [nat, private_table, *public_associations, *private_associations])

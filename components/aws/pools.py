@@ -1,0 +1,71 @@
+"""Managed node groups: the system group and one per spec pool, tainted like every worker pool."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws.iam import NODE_POLICIES, service_role
+from components.nodepools import pool_labels, pool_taints
+from components.scope import Scope
+from components.spec import AwsResource, NodePoolSpec, SystemPoolSpec
+
+# Kubernetes taint effects as the EKS API spells them.
+TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
+AUTOSCALER_GPU_LABEL = "k8s.amazonaws.com/accelerator"
+CPU_AMI, GPU_AMI = "AL2023_x86_64_STANDARD", "AL2023_x86_64_NVIDIA"
+
+
+def worker_labels(pool: NodePoolSpec) -> dict[str, str]:
+    labels = pool_labels(pool)
+    if pool.gpu is not None:
+        # The autoscaler treats nodes with this label as GPU nodes still starting until
+        # the device plugin reports the GPUs, instead of adding more of them meanwhile.
+        labels[AUTOSCALER_GPU_LABEL] = pool.gpu.type.lower()
+    return labels
+
+
+@dataclass(frozen=True)
+class NodeGroups:
+    """Where the node groups go: the cluster, its private subnets, the node role, and
+    what must exist before a node boots (role policies, the way out of the VPC)."""
+
+    scope: Scope
+    spec: AwsResource
+    cluster: aws.eks.Cluster
+    subnets: list[aws.ec2.Subnet]
+    role: aws.iam.Role
+    before: list[pulumi.Resource]
+
+    def build(self, name: str, pool: NodePoolSpec | SystemPoolSpec) -> aws.eks.NodeGroup:
+        """No Cluster Autoscaler tags here, on purpose. EKS itself tags the Auto Scaling
+        group of every managed node group with `k8s.io/cluster-autoscaler/enabled` and
+        `k8s.io/cluster-autoscaler/<cluster>` (owned): that is what the autoscaler's
+        auto-discovery and its IAM condition match. Nor node-template tags for scaling up
+        from zero: for a managed node group the autoscaler (1.24 on) reads the labels and
+        taints from eks:DescribeNodegroup (cloudprovider/aws/README.md); and EKS does not
+        copy a node group's `tags` to its Auto Scaling group, so they would not be seen."""
+        worker = pool if isinstance(pool, NodePoolSpec) else None  # None: the system pool
+        gpu = worker is not None and worker.gpu is not None
+        return aws.eks.NodeGroup(
+            f"{self.spec.name}-{name}",
+            cluster_name=self.cluster.name,
+            node_group_name=name,
+            node_role_arn=self.role.arn,
+            subnet_ids=[s.id for s in self.subnets],
+            instance_types=[pool.instance_type],
+            ami_type=GPU_AMI if gpu else CPU_AMI,
+            capacity_type=worker.capacity_type if worker else "ON_DEMAND",
+            scaling_config={"min_size": pool.min_count, "max_size": pool.max_count, "desired_size": pool.min_count},
+            labels=worker_labels(worker) if worker else None,
+            taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(worker)] if worker else None,
+            # The Cluster Autoscaler owns the current size; only the bounds are ours.
+            opts=self.scope.opts(depends_on=self.before, ignore_changes=["scalingConfig.desiredSize"]),
+        )
+
+
+def node_groups(scope: Scope, spec: AwsResource, cluster: aws.eks.Cluster, subnets: list[aws.ec2.Subnet], before: list[pulumi.Resource]) -> NodeGroups:
+    """The node role first: every group waits for its policies, and for `before`."""
+    role = service_role(scope, spec.name, "node", "ec2.amazonaws.com", NODE_POLICIES)
+    return NodeGroups(scope, spec, cluster, subnets, role.role, [*before, *role.attachments])

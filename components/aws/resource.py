@@ -1,0 +1,90 @@
+"""EksCluster: an EKS-backed cloud resource's network, cluster, bucket, operator role and Cluster Autoscaler."""
+from __future__ import annotations
+
+import pulumi
+import pulumi_aws as aws
+
+from components import defaults
+from components.aws.autoscaler import build_autoscaler
+from components.aws.bucket import build_bucket
+from components.aws.cluster import build_cluster, cluster_kubeconfig
+from components.aws.iam import Irsa
+from components.aws.network import build_network
+from components.aws.policies import bucket_policy
+from components.aws.pools import node_groups
+from components.kube import kubernetes_provider
+from components.scope import Scope
+from components.spec import AwsResource
+from components.target import CloudContext, Target
+
+# The proxy Service as an internet-facing NLB. These are the annotations of the service
+# controller that EKS runs itself (cloud-provider-aws), so a stock cluster honours them.
+# The AWS Load Balancer Controller's set (`aws-load-balancer-type: external` with
+# `nlb-target-type: ip`) is ignored by that controller and would leave the Service, and
+# so the Gateway, without an address. The scheme annotation is the LBC's (the built-in
+# controller is internet-facing unless `-internal` is set): should the LBC be installed
+# later and take the Service over, it keeps the NLB public instead of its `internal` default.
+PROXY_SERVICE_ANNOTATIONS = {
+    "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
+    "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
+}
+
+
+class EksCluster(pulumi.ComponentResource):
+    """A VPC (public and private subnets, one NAT gateway), EKS with API access entries
+    and IRSA, managed node groups tainted like every worker pool and sized by the Cluster
+    Autoscaler, an S3 bucket with the console's CORS rule, and the operator's IAM role
+    trusted by its service account."""
+
+    target: Target
+
+    def __init__(self, spec: AwsResource, ctx: CloudContext, opts: pulumi.ResourceOptions | None = None):
+        # The type token predates the class name: it is part of every child's URN.
+        super().__init__("anyscale-cloud:aws:EksTarget", spec.name, None, opts)
+        # Our own provider: resources of several regions coexist in one stack.
+        provider = aws.Provider(
+            f"{spec.name}-aws",
+            region=spec.region,
+            default_tags={"tags": ctx.tags} if ctx.tags else None,
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        scope = Scope(ctx, self, provider)
+        network = build_network(scope, spec)
+        eks = build_cluster(scope, spec, network)
+        cluster = eks.cluster
+        irsa = Irsa.of(scope, spec.name, cluster)
+        groups = node_groups(scope, spec, cluster, network.private_subnets, [*eks.attachments, *network.egress])
+        system_pool = groups.build("system", spec.cluster.system_pool)
+        pools = [groups.build(pool.name, pool) for pool in spec.cluster.node_pools]
+        bucket = build_bucket(scope, spec)
+        role = irsa.role(
+            f"{spec.name}-operator",
+            defaults.OPERATOR_NAMESPACE,
+            defaults.OPERATOR_SERVICE_ACCOUNT,
+            f"Anyscale operator of cloud resource {spec.name} (cloud {ctx.cloud_name})",
+        )
+        policy = aws.iam.RolePolicy(f"{spec.name}-operator-s3", role=role.id, policy=bucket.name.apply(bucket_policy), opts=scope.opts())
+        kubeconfig = cluster_kubeconfig(spec, cluster)
+        # Worker pools are tainted: the add-ons run on the system pool, so wait for it.
+        kubernetes = kubernetes_provider(spec.name, kubeconfig, self, [system_pool])
+        build_autoscaler(scope, spec, irsa, cluster, kubernetes)
+        self.target = Target(
+            provider="AWS",
+            region=spec.region,
+            kubernetes=kubernetes,
+            kubeconfig=kubeconfig,
+            cluster=cluster,
+            bucket_uri=bucket.uri,
+            bucket_endpoint=spec.storage.endpoint or "",
+            bucket_region=spec.storage.region,
+            registration_identity=role.arn,  # the same ARN in both places
+            operator_identity=role.arn,
+            operator_settings={"global.aws.region": spec.region},
+            proxy_service_annotations=PROXY_SERVICE_ANNOTATIONS,
+            gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
+            install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
+            ready=[cluster, irsa.oidc, system_pool, *pools, *bucket.resources, role, policy],
+        )
+        self.register_outputs(
+            {"cluster_name": cluster.name, "bucket_uri": bucket.uri, "role_arn": role.arn, "kubeconfig": kubeconfig}
+        )

@@ -1,0 +1,89 @@
+"""The ADLS Gen2 bucket with the console's CORS rule and the operator's data-plane role,
+or the existing bucket named in the spec."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pulumi
+import pulumi_random as random
+from pulumi_azure_native import storage
+
+from components import defaults
+from components.azure.identity import Grants
+from components.spec import AzureResource
+
+CONTAINER_NAME = "anyscale"
+SUFFIX_LENGTH = 6
+
+
+def account_name(cloud: str, resource: str, suffix: str) -> str:
+    """Storage account names are global: 3-24 lowercase letters and digits."""
+    stem = "".join(c for c in f"{cloud}{resource}".lower() if c.isalnum())
+    return f"as{stem[: 22 - SUFFIX_LENGTH]}{suffix}"
+
+
+@dataclass(frozen=True)
+class Bucket:
+    uri: pulumi.Output[str]
+    endpoint: pulumi.Output[str]
+    resources: list[pulumi.Resource] = field(default_factory=list)  # what the registration waits for
+
+
+def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str]) -> Bucket:
+    if spec.storage.bucket is not None:
+        # Existing bucket: its CORS rule and data-plane role are the owner's to set.
+        return Bucket(pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.endpoint or ""))
+    scope, ctx = grants.scope, grants.scope.ctx
+    kept = scope.guarded(retain_on_delete=spec.storage.retain_on_delete)
+    suffix = random.RandomString(
+        f"{spec.name}-storage-suffix", length=SUFFIX_LENGTH, special=False, upper=False, opts=scope.random()
+    )
+    account = storage.StorageAccount(
+        f"{spec.name}-storage",
+        account_name=suffix.result.apply(lambda s: account_name(ctx.cloud_name, spec.name, s)),
+        resource_group_name=ctx.resource_group_name,
+        location=spec.storage.region,
+        kind="StorageV2",
+        sku={"name": "Standard_LRS"},
+        is_hns_enabled=True,  # ADLS Gen2, for abfss://
+        enable_https_traffic_only=True,
+        minimum_tls_version="TLS1_2",
+        allow_blob_public_access=False,
+        allow_shared_key_access=False,
+        default_to_o_auth_authentication=True,
+        tags=ctx.tags,
+        opts=kept,
+    )
+    container = storage.BlobContainer(
+        f"{spec.name}-container",
+        container_name=CONTAINER_NAME,
+        account_name=account.name,
+        resource_group_name=ctx.resource_group_name,
+        public_access="None",
+        opts=kept,
+    )
+    cors = storage.BlobServiceProperties(
+        f"{spec.name}-blob-cors",
+        blob_services_name="default",
+        account_name=account.name,
+        resource_group_name=ctx.resource_group_name,
+        cors={
+            "cors_rules": [
+                {
+                    "allowed_origins": [defaults.CONSOLE_ORIGIN],
+                    "allowed_methods": defaults.CORS_METHODS,
+                    "allowed_headers": defaults.CORS_ALLOWED_HEADERS,
+                    "exposed_headers": ["*"],
+                    "max_age_in_seconds": defaults.CORS_MAX_AGE_SECONDS,
+                }
+            ]
+        },
+        opts=scope.opts(),
+    )
+    data_access = grants.grant(f"{spec.name}-operator-storage", operator, defaults.ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR, account.id)
+    return Bucket(
+        uri=pulumi.Output.concat("abfss://", container.name, "@", account.name, ".dfs.core.windows.net"),
+        # The blob endpoint ends with "/", which silently breaks log delivery.
+        endpoint=account.primary_endpoints.apply(lambda e: e.blob.rstrip("/")),
+        resources=[account, container, cors, data_access],
+    )

@@ -1,0 +1,79 @@
+"""The operator's managed identity, federated to its service account, and its role grants."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pulumi
+from pulumi_azure_native import authorization, containerservice, managedidentity
+
+from components import defaults
+from components.scope import Scope
+from components.spec import AzureResource
+
+
+@dataclass(frozen=True)
+class Grants:
+    """Role assignments at the subscription the cloud's provider points to."""
+
+    scope: Scope
+    subscription_id: pulumi.Output[str]
+
+    @staticmethod
+    def of(scope: Scope) -> Grants:
+        return Grants(scope, authorization.get_client_config_output(opts=scope.invoke()).subscription_id)
+
+    def grant(self, name: str, principal: pulumi.Input[str], role: str, on: pulumi.Input[str]) -> authorization.RoleAssignment:
+        return authorization.RoleAssignment(
+            name,
+            principal_id=principal,
+            principal_type="ServicePrincipal",
+            role_definition_id=pulumi.Output.concat(
+                "/subscriptions/", self.subscription_id, "/providers/Microsoft.Authorization/roleDefinitions/", role
+            ),
+            scope=on,
+            opts=self.scope.opts(),
+        )
+
+
+@dataclass(frozen=True)
+class OperatorIdentity:
+    identity: managedidentity.UserAssignedIdentity
+    federation: managedidentity.FederatedIdentityCredential
+
+
+def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster) -> OperatorIdentity:
+    ctx = scope.ctx
+    identity = managedidentity.UserAssignedIdentity(
+        f"{spec.name}-operator-identity",
+        resource_name_=f"id-{ctx.cloud_name}-{spec.name}-operator"[:128],  # ARM limit
+        resource_group_name=ctx.resource_group_name,
+        location=spec.region,
+        tags=ctx.tags,
+        opts=scope.opts(),
+    )
+    federation = managedidentity.FederatedIdentityCredential(
+        f"{spec.name}-operator-federation",
+        federated_identity_credential_resource_name="anyscale-operator",
+        resource_name_=identity.name,
+        resource_group_name=ctx.resource_group_name,
+        issuer=cluster.oidc_issuer_profile.apply(lambda p: p.issuer_url if p else None),
+        subject=defaults.WORKLOAD_IDENTITY_SUBJECT,
+        audiences=[defaults.FEDERATED_AUDIENCE],
+        opts=scope.opts(),
+    )
+    return OperatorIdentity(identity, federation)
+
+
+def registry_grants(
+    grants: Grants, spec: AzureResource, cluster: containerservice.ManagedCluster, operator: pulumi.Input[str]
+) -> list[authorization.RoleAssignment]:
+    """Kubelets pull built images; only the primary's operator builds (and pushes)."""
+    name, registry = spec.name, grants.scope.ctx.registry_id
+    kubelet = cluster.identity_profile.apply(lambda p: p["kubeletidentity"].object_id)
+    made = [grants.grant(f"{name}-kubelet-acrpull", kubelet, defaults.ROLE_ACR_PULL, registry)]
+    if grants.scope.ctx.is_primary:
+        made += [
+            grants.grant(f"{name}-operator-acrpush", operator, defaults.ROLE_ACR_PUSH, registry),
+            grants.grant(f"{name}-operator-acrtasks", operator, defaults.ROLE_ACR_TASKS_CONTRIBUTOR, registry),
+        ]
+    return made

@@ -1,0 +1,60 @@
+"""AksCluster: an AKS-backed cloud resource's cluster, bucket and operator identity."""
+from __future__ import annotations
+
+import pulumi
+
+from components import defaults
+from components.azure.bucket import build_bucket
+from components.azure.cluster import build_cluster, cluster_kubeconfig
+from components.azure.identity import Grants, build_identity, registry_grants
+from components.azure.pools import build_pools
+from components.kube import kubernetes_provider
+from components.scope import Scope
+from components.spec import AzureResource
+from components.target import CloudContext, OperatorExtension, Target
+
+
+class AksCluster(pulumi.ComponentResource):
+    """AKS with OIDC issuer and workload identity, an ADLS Gen2 bucket with the console's
+    CORS rule, and the operator's managed identity federated to its service account."""
+
+    target: Target
+
+    def __init__(self, spec: AzureResource, ctx: CloudContext, opts: pulumi.ResourceOptions | None = None):
+        # The type token predates the class name: it is part of every child's URN.
+        super().__init__("anyscale-cloud:azure:AksTarget", spec.name, None, opts)
+        scope = Scope(ctx, self, ctx.azure_provider)
+        grants = Grants.of(scope)
+        cluster = build_cluster(scope, spec)
+        pools = build_pools(scope, spec, cluster)
+        kubeconfig = cluster_kubeconfig(scope, spec, cluster)
+        operator = build_identity(scope, spec, cluster)
+        principal_id = operator.identity.principal_id
+        registry = registry_grants(grants, spec, cluster, principal_id)
+        bucket = build_bucket(grants, spec, principal_id)
+        self.target = Target(
+            provider="Azure",
+            region=spec.region,
+            kubernetes=kubernetes_provider(spec.name, kubeconfig, self),
+            kubeconfig=kubeconfig,
+            cluster=cluster,
+            bucket_uri=bucket.uri,
+            bucket_endpoint=bucket.endpoint,
+            bucket_region=spec.storage.region,
+            registration_identity=principal_id,  # the OBJECT (principal) ID
+            operator_identity=operator.identity.client_id,  # the CLIENT ID: a different GUID
+            operator_settings={"global.auth.audience": defaults.OPERATOR_AUDIENCE},
+            install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
+            operator_extension=OperatorExtension(cluster.name, ctx.resource_group_name, ctx.azure_provider),
+            ready=[cluster, *pools, operator.identity, operator.federation, *registry, *bucket.resources],
+        )
+        self.register_outputs(
+            {
+                "cluster_name": cluster.name,
+                "bucket_uri": bucket.uri,
+                "bucket_endpoint": bucket.endpoint,
+                "principal_id": principal_id,
+                "client_id": operator.identity.client_id,
+                "kubeconfig": kubeconfig,
+            }
+        )

@@ -1,0 +1,71 @@
+"""CloudResource: one cloud resource's provider target, its registration, and its add-ons."""
+from __future__ import annotations
+
+import pulumi
+
+from components.addons import AddonsArgs, ClusterAddons
+from components.registration import CloudRecord, CloudResourceRegistration
+from components.spec import ResourceSpec
+from components.target import CloudContext, TargetBuilder
+
+
+def builder(provider: str) -> type[TargetBuilder]:
+    """The provider's component class. Imported here, not at the top: a stack with AKS
+    only does not pay for loading the AWS and GCP SDKs."""
+    if provider == "Azure":
+        from components.azure import AksCluster
+
+        return AksCluster
+    if provider == "AWS":
+        from components.aws import EksCluster
+
+        return EksCluster
+    if provider == "GCP":
+        from components.gcp import GkeCluster
+
+        return GkeCluster
+    from components.generic import GenericCluster
+
+    return GenericCluster
+
+
+class CloudResource(pulumi.ComponentResource):
+    """One cloud resource: its provider target, its registration, and its add-ons."""
+
+    cloud_resource_id: pulumi.Output[str]
+    bucket_uri: pulumi.Output[str]
+    bucket_endpoint: pulumi.Output[str]
+    gateway_address: pulumi.Output[str]
+    kubeconfig: pulumi.Output[str]
+
+    def __init__(
+        self,
+        spec: ResourceSpec,
+        ctx: CloudContext,
+        cloud: CloudRecord,
+        previous: pulumi.Resource | None,
+        opts: pulumi.ResourceOptions | None = None,
+    ):
+        super().__init__("anyscale-cloud:index:CloudResource", spec.name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        target = builder(spec.provider)(spec, ctx, child).target
+        self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child)
+        self.addons = ClusterAddons(
+            spec.name,
+            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons),
+            child,
+        )
+        self.cloud_resource_id = self.registration.cloud_resource_id
+        self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)
+        self.bucket_endpoint = pulumi.Output.from_input(target.bucket_endpoint)
+        self.gateway_address = self.addons.gateway_address
+        self.kubeconfig = target.kubeconfig
+        self.register_outputs(
+            {
+                "cloud_resource_id": self.cloud_resource_id,
+                "bucket_uri": self.bucket_uri,
+                "bucket_endpoint": self.bucket_endpoint,
+                "gateway_address": self.gateway_address,
+                "kubeconfig": self.kubeconfig,
+            }
+        )
