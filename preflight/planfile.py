@@ -11,13 +11,14 @@ tests pass it around:
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
 from typing import Any, TextIO
+
+from preflight import inputs
 
 Resource = dict[str, Any]
 Plan = dict[str, Any]
@@ -69,7 +70,7 @@ def references_any(text: str, names: set[str]) -> bool:
 # Reading and checking a plan file
 
 
-class PlanError(Exception):
+class PlanError(inputs.InputError):
     """A file that cannot be used as a plan (every preflight command exits 2)."""
 
 
@@ -100,20 +101,19 @@ def validate(plan: Any) -> Plan:
     return plan
 
 
-def read_json(path: str, what: str) -> Any:
-    """A JSON file's content; PlanError with a one-line reason when it cannot be read."""
+def read_json(path: str) -> Any:
+    """A JSON file (a plan, a policy config) through the input gate (preflight/inputs.py:
+    regular files only, size and depth caps, no duplicate keys); PlanError with its
+    one-line reason otherwise."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, UnicodeDecodeError) as error:
-        raise PlanError(f"cannot read {what} {path}: {getattr(error, 'strerror', None) or error}") from None
-    except json.JSONDecodeError as error:
-        raise PlanError(f"{what} {path} is not JSON (line {error.lineno}, column {error.colno}): {error.msg}") from None
+        return inputs.read_json(path)
+    except inputs.InputError as error:
+        raise PlanError(str(error)) from None
 
 
 def read(path: str) -> Plan:
     """A plan file, read and checked."""
-    plan = read_json(path, "plan")
+    plan = read_json(path)
     problem = plan_problem(plan)
     if problem:
         raise PlanError(f"{path} is not a plan: {problem}")

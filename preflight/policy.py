@@ -254,7 +254,7 @@ def load_plan(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
-        config = read_json(args.config, "policy config") if args.config else {}
+        config = read_json(args.config) if args.config else {}
         if not isinstance(config, dict):
             raise PlanError(f"policy config {args.config} must be a JSON object of policy names")
         plan = load_plan(args)

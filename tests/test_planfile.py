@@ -95,13 +95,20 @@ def test_shape_problems(document: Any, problem: str) -> None:
         planfile.validate(document)
 
 
-def test_read_reports_one_line_per_failure(tmp_path: Path) -> None:
+def test_read_goes_through_the_input_gate(tmp_path: Path) -> None:
     missing = tmp_path / "missing.json"
-    with pytest.raises(PlanError, match=f"^cannot read plan {missing}: No such file or directory$"):
+    with pytest.raises(PlanError, match=f"^cannot read {missing}: No such file or directory$"):
         planfile.read(str(missing))
+    with pytest.raises(PlanError, match=f"^cannot read {tmp_path}: it is a directory$"):
+        planfile.read(str(tmp_path))
+    with pytest.raises(PlanError, match="^cannot read /dev/zero: not a regular file"):
+        planfile.read("/dev/zero")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    with pytest.raises(PlanError, match=r"^plan .*bad.json is not JSON \(line 1, column 2\): "):
+    with pytest.raises(PlanError, match=r"^.*bad.json is not valid JSON: "):
+        planfile.read(str(bad))
+    bad.write_text('{"resources": [], "resources": []}')
+    with pytest.raises(PlanError, match=r"bad.json: duplicate key 'resources'"):
         planfile.read(str(bad))
     bad.write_text("[]")
     with pytest.raises(PlanError, match=r"bad.json is not a plan: expected an object"):

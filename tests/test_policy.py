@@ -746,7 +746,7 @@ def test_config_can_turn_a_policy_advisory(tmp_path, capsys, dev_plan):
 @pytest.mark.parametrize(
     "content, fragment",
     [
-        ("this is { not json", "is not JSON"),
+        ("this is { not json", "is not valid JSON"),
         ("[1, 2]", "not a plan"),
         ('{"resources": [{"urn": 1}]}', "resources[0] is not a plan record"),
     ],
