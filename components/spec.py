@@ -30,29 +30,17 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from components import defaults
 from components.regions import KNOWN_REGIONS
 
-PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
-NAME_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
-REGION_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-MAX_NAME = 256
-MAX_REGION = 35
-# Scheme (and shape) of a bucket URI per provider; none allows a sub-path.
-BUCKET_RES: dict[str, re.Pattern[str]] = {
-    "Azure": re.compile(
-        r"^(abfss://[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?@[a-z0-9]{3,24}\.dfs\.core\.windows\.net"
-        r"|azure://[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?)$"
-    ),
-    "AWS": re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"),
-    "GCP": re.compile(r"^gs://[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$"),
-    "Generic": re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s?#]+$"),
-}
-BUCKET_FORMS = {
-    "Azure": "abfss://<container>@<account>.dfs.core.windows.net or azure://<container>",
-    "AWS": "s3://<bucket>",
-    "GCP": "gs://<bucket>",
-    "Generic": "<scheme>://<bucket>",
-}
+# The platform's rules live in the policy pack (policy/rules/platform.py: pure checks,
+# standard library only), so that the pack, which the Pulumi CLI uploads and runs
+# without the rest of the repository, carries them too. The pack imports them as
+# `rules.platform` (its own folder is on sys.path there); the project, run from its
+# root, imports the same file as `policy.rules.platform` (policy/ is a package for
+# that). Two module objects of one file: plain constants and functions, so that is
+# harmless. Only this pure module is imported from outside the pack.
+from policy.rules import platform
+from policy.rules.platform import PROVIDERS
+
 AKS_POOL_RE = re.compile(r"^[a-z][a-z0-9]{0,11}$")
-ORIGIN_RE = re.compile(r"^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
 
 
 def fail(kind: str, message: str, **ctx: Any) -> PydanticCustomError:
@@ -105,14 +93,9 @@ class Strict(BaseModel):
 
 
 def check_name(value: str) -> str:
-    if len(value) > MAX_NAME:
-        raise fail("name", "must be at most 256 characters (it has {n})", n=len(value))
-    if not NAME_RE.match(value):
-        raise fail(
-            "name",
-            "'{v}' may contain only letters, digits, '-' and '_' (^[a-zA-Z0-9_-]+$)",
-            v=value,
-        )
+    problem = platform.name_problem(value)
+    if problem:
+        raise fail("name", problem)
     return value
 
 
@@ -121,16 +104,9 @@ Name = Annotated[str, Field(min_length=1)]
 
 def check_region(value: str, provider: str) -> str:
     """The platform's region rule: pattern, length, and a known region of the provider."""
-    if len(value) > MAX_REGION:
-        raise fail("region", "must be at most 35 characters (it has {n})", n=len(value))
-    if not REGION_RE.match(value):
-        hint = f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.match(value.lower()) else ""
-        raise fail(
-            "region",
-            "'{v}' must be lowercase letters and digits in dash-separated groups "
-            "(^[a-z0-9]+(-[a-z0-9]+)*$)" + hint,
-            v=value,
-        )
+    problem = platform.region_problem(value)
+    if problem:
+        raise fail("region", problem)
     known = KNOWN_REGIONS.get(provider)
     if known is not None and value not in known:
         close = difflib.get_close_matches(value, sorted(known), n=1)
@@ -147,11 +123,7 @@ def check_region(value: str, provider: str) -> str:
 
 def normalize_provider(value: Any) -> Any:
     """Accept any casing of a provider name and return the platform's spelling."""
-    if isinstance(value, str):
-        for provider in PROVIDERS:
-            if value.strip().lower() == provider.lower():
-                return provider
-    return value
+    return platform.provider_spelling(value) or value
 
 
 # --- storage ----------------------------------------------------------------------------
@@ -173,24 +145,9 @@ class StorageSpec(Strict):
     def _bucket(cls, value: str | None) -> str | None:
         if value is None:
             return value
-        scheme_and_rest = value.split("://", 1)
-        if len(scheme_and_rest) == 2 and "/" in scheme_and_rest[1].rstrip("/"):
-            raise fail(
-                "bucket",
-                "'{v}' has a sub-path; the platform takes the bucket itself only ({f})",
-                v=value,
-                f=BUCKET_FORMS[cls.provider],
-            )
-        if value.endswith("/"):
-            raise fail("bucket", "'{v}' must not end with '/' ({f})", v=value, f=BUCKET_FORMS[cls.provider])
-        if not BUCKET_RES[cls.provider].match(value):
-            raise fail(
-                "bucket",
-                "'{v}' is not a {p} bucket URI; use {f}",
-                v=value,
-                p=cls.provider,
-                f=BUCKET_FORMS[cls.provider],
-            )
+        problem = platform.bucket_problem(value, cls.provider)
+        if problem:
+            raise fail("bucket", problem)
         return value
 
     @field_validator("endpoint")
@@ -204,20 +161,9 @@ class StorageSpec(Strict):
                     "endpoint, e.g. https://<account>.blob.core.windows.net (no trailing slash)",
                 )
             return value
-        if value.endswith("/"):
-            raise fail(
-                "endpoint",
-                "'{v}' ends with '/': a trailing slash silently breaks log delivery; "
-                "use the bare origin '{t}'",
-                v=value,
-                t=value.rstrip("/"),
-            )
-        if not ORIGIN_RE.match(value):
-            raise fail(
-                "endpoint",
-                "'{v}' must be a bare https://<host> origin, with no path, query or trailing slash",
-                v=value,
-            )
+        problem = platform.endpoint_problem(value)
+        if problem:
+            raise fail("endpoint", problem)
         return value
 
     @field_validator("region")

@@ -20,9 +20,8 @@ from pulumi_policy import (
     StackValidationPolicy,
 )
 
-from rules import clusters, identity, registration, stack, storage
+from rules import clusters, identity, platform, registration, stack, storage
 from rules.options import offline_option
-from rules.platform import defaults
 from rules.values import MISSING, get, type_is
 
 PACK_NAME = "anyscale-cloud"
@@ -84,19 +83,19 @@ def stack_policy(
 CORS_SCHEMA = {
     "origin": {
         "type": "string",
-        "default": defaults.CONSOLE_ORIGIN,
+        "default": platform.CONSOLE_ORIGIN,
         "description": "the console's origin that every bucket must allow",
     },
     "methods": {
         "type": "array",
         "items": {"type": "string"},
-        "default": list(defaults.CORS_METHODS),
+        "default": list(platform.CORS_METHODS),
         "description": "methods the console's rule must allow",
     },
     "exposedHeaders": {
         "type": "array",
         "items": {"type": "string"},
-        "default": list(defaults.CORS_EXPOSED_HEADERS),
+        "default": list(platform.CORS_EXPOSED_HEADERS),
         "description": "response headers the rule must expose (or '*')",
     },
 }
@@ -339,7 +338,7 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
             "forbiddenRoles": {
                 "type": "object",
                 "additionalProperties": {"type": "string"},
-                "default": dict(identity.BROAD_ROLES),
+                "default": dict(platform.BROAD_ROLES),
                 "description": "role definition GUIDs no assignment may grant, with their names",
             }
         },
@@ -373,7 +372,7 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
         {
             "controlPlaneUrl": {
                 "type": "string",
-                "default": defaults.CONSOLE_ORIGIN,
+                "default": platform.CONSOLE_ORIGIN,
                 "description": "the control plane the operator must talk to",
             }
         },

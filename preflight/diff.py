@@ -27,25 +27,29 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from preflight.tree import (
+from preflight.planfile import (
+    SECRET,
+    Graph,
     Plan,
+    PlanError,
     Resource,
-    cloud_resource_of,
-    index_by_urn,
-    plan_resources,
-    registration_kind,
+    bucket_kind,
+    is_cluster,
+    is_registration,
+    provider_ref_urn,
+    read,
+    references_any,
     resource_name,
     short_type,
     type_matches,
+    use_color,
 )
 
-SECRET = "[secret]"
 PRIMARY = "default"
 ACTIONS = ("create", "update", "replace", "delete")  # display order; "same" is not shown
 SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete": "-", "same": "="}
@@ -76,20 +80,6 @@ IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
     ("gcp:serviceaccount:Account", ("accountId", "project")),
     ("random:*", ("*",)),  # every input of a random resource is a keeper
 ]
-
-CLUSTER_PATTERNS = ("azure-native:containerservice:ManagedCluster", "aws:eks:Cluster", "gcp:container:Cluster")
-BUCKET_KINDS = {
-    "azure-native:storage:StorageAccount": "storage account",
-    "azure-native:storage:BlobContainer": "blob container",
-    "aws:s3:Bucket": "bucket",
-    "aws:s3:BucketV2": "bucket",
-    "gcp:storage:Bucket": "bucket",
-}
-
-
-class PlanError(Exception):
-    """A file that cannot be used as a plan (exit code 2)."""
-
 
 class _Missing:
     """An input absent on one side; distinct from an explicit null."""
@@ -124,44 +114,6 @@ class Change:
     cloud_resource: str | None = None
     hidden_secrets: int = 0  # secret inputs in both plans: a change there cannot be seen
     label: str = ""  # short type, for display
-
-
-# --------------------------------------------------------------------------------
-# Loading
-
-
-def load_plan(path: str) -> Plan:
-    """Read and sanity-check a plan file; PlanError with a one-line reason otherwise."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise PlanError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        plan = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PlanError(f"{path} is not JSON: {error.msg} (line {error.lineno})") from None
-    problem = plan_problem(plan)
-    if problem:
-        raise PlanError(f"{path} is not a plan: {problem}")
-    return plan
-
-
-def plan_problem(plan: Any) -> str | None:
-    if not isinstance(plan, dict) or not isinstance(plan.get("resources"), list):
-        return 'expected an object with a "resources" list'
-    seen: set[str] = set()
-    for i, resource in enumerate(plan["resources"]):
-        if not isinstance(resource, dict) or not isinstance(resource.get("urn"), str) \
-                or not isinstance(resource.get("type"), str):
-            return f"resources[{i}] needs a string urn and type"
-        if resource["urn"] in seen:
-            return f"resources[{i}] repeats URN {resource['urn']}"
-        seen.add(resource["urn"])
-        for key in ("inputs", "options"):
-            if resource.get(key) is not None and not isinstance(resource[key], dict):
-                return f"resources[{i}].{key} must be an object"
-    return None
 
 
 # --------------------------------------------------------------------------------
@@ -235,21 +187,6 @@ def identity_patterns(resource: Resource) -> list[str]:
 # --------------------------------------------------------------------------------
 # Comparing inputs
 
-REFERENCE = re.compile(r"\$\{([^}]*)\}")
-
-
-def references_any(text: str, names: set[str]) -> bool:
-    """Does `text` hold a `${name.property}` reference to one of `names`?
-
-    Logical names may contain dots, so every dotted prefix is tried.
-    """
-    for body in REFERENCE.findall(text):
-        parts = body.split(".")
-        if any(".".join(parts[:k]) in names for k in range(1, len(parts) + 1)):
-            return True
-    return False
-
-
 def same_value(old: Any, new: Any) -> bool:
     if old is MISSING or new is MISSING:
         return old is new
@@ -315,8 +252,8 @@ def option_notes(base: Resource, head: Resource) -> list[str]:
     old, new = base.get("options") or {}, head.get("options") or {}
     notes = [f"option {key}: {json.dumps(old.get(key))} -> {json.dumps(new.get(key))}"
              for key in list(old) + [k for k in new if k not in old] if old.get(key) != new.get(key)]
-    old_provider = str(base.get("provider") or "").rsplit("::", 1)[0]
-    new_provider = str(head.get("provider") or "").rsplit("::", 1)[0]
+    old_provider = provider_ref_urn(str(base.get("provider") or ""))
+    new_provider = provider_ref_urn(str(head.get("provider") or ""))
     if old_provider != new_provider:
         notes.append(f"provider: {old_provider or 'default'} -> {new_provider or 'default'} (may replace)")
     return notes
@@ -384,7 +321,7 @@ def registration_reasons(resource: Resource, action: str, owner: str | None) -> 
 
 
 def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> list[str]:
-    kind = next(label for pattern, label in BUCKET_KINDS.items() if type_matches(resource, pattern))
+    kind = bucket_kind(resource) or "bucket"
     if options.get("retainOnDelete"):
         return [f"retainOnDelete is set: the old {kind}'s logs and workspace snapshots are kept, but orphaned "
                 "(no longer managed, and no longer read by its cloud resource)."]
@@ -395,13 +332,13 @@ def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> 
 def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
     if action not in ("replace", "delete"):
         return []
-    if registration_kind(resource) == "cloudResource":
+    if is_registration(resource):
         return registration_reasons(resource, action, owner)
-    if type_matches(resource, *CLUSTER_PATTERNS):
+    if is_cluster(resource):
         verb = "Replacing" if action == "replace" else "Deleting"
         return [f"{verb} the cluster destroys its running workloads and everything in it "
                 "(operators, gateway, Ray clusters)."]
-    if type_matches(resource, *BUCKET_KINDS):
+    if bucket_kind(resource):
         return bucket_reasons(resource, action, options)
     return []
 
@@ -411,7 +348,8 @@ def disruption_reasons(resource: Resource, action: str, options: dict[str, Any],
 
 
 def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
-    base_by, head_by = index_by_urn(plan_resources(base)), index_by_urn(plan_resources(head))
+    base_graph, head_graph = Graph.of(base), Graph.of(head)
+    base_by, head_by = base_graph.by_urn, head_graph.by_urn
     changes: list[Change] = []
     for urn, resource in head_by.items():
         if urn in base_by:
@@ -420,7 +358,7 @@ def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
         else:
             change, options = new_change(resource, "create"), merged_options(None, resource)
             change.properties = all_inputs(resource, added=True)
-        owner = cloud_resource_of(resource, head_by)
+        owner = head_graph.cloud_resource_of(resource)
         change.cloud_resource = resource_name(owner) if owner else None
         change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource)
         changes.append(change)
@@ -428,7 +366,7 @@ def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
         if urn not in head_by:
             change = new_change(resource, "delete")
             change.properties = all_inputs(resource, added=False)
-            owner = cloud_resource_of(resource, base_by)
+            owner = base_graph.cloud_resource_of(resource)
             change.cloud_resource = resource_name(owner) if owner else None
             # A deletion follows the options recorded with the old resource.
             change.reasons = disruption_reasons(resource, "delete", merged_options(None, resource),
@@ -639,18 +577,13 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def use_color() -> bool:
-    # https://no-color.org: any non-empty NO_COLOR turns colour off.
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-
-
 def main(argv: list[str]) -> int:
     try:
         args = parser().parse_args(argv)
     except SystemExit as stop:  # --help, or a usage error already printed by argparse
         return stop.code if isinstance(stop.code, int) else 2
     try:
-        changes = diff_plans(load_plan(args.base), load_plan(args.head))
+        changes = diff_plans(read(args.base), read(args.head))
     except PlanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -8,7 +8,7 @@ matter much for finding the critical path.
 """
 from __future__ import annotations
 
-from preflight.tree import Resource, is_component, registration_kind, type_matches
+from preflight.planfile import Resource, is_component, registration_kind, type_matches
 
 # (glob over the normalized type token, seconds). The first matching row wins, so
 # specific rows come before the broad ones.

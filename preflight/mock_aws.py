@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-
-def placeholder(name: str, path: str) -> str:  # the same form as preflight.outputs.placeholder
-    return "${" + f"{name}.{path}" + "}"
+from preflight.planfile import placeholder
 
 
 def _eks_cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-
-def _placeholder(name: str, path: str) -> str:
-    # outputs.placeholder, repeated: outputs.py imports this module while it loads.
-    return "${" + f"{name}.{path}" + "}"
+from preflight.planfile import placeholder
 
 
 def _cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
     # The kubeconfig is built from these: `endpoint` is a bare IP address (no scheme),
     # `clusterCaCertificate` base64-encoded PEM, both known only once GKE created the cluster.
     return {
-        "name": inputs.get("name", _placeholder(name, "name")),
-        "endpoint": _placeholder(name, "endpoint"),
+        "name": inputs.get("name", placeholder(name, "name")),
+        "endpoint": placeholder(name, "endpoint"),
         "masterAuth": {
-            "clusterCaCertificate": _placeholder(name, "masterAuth.clusterCaCertificate"),
+            "clusterCaCertificate": placeholder(name, "masterAuth.clusterCaCertificate"),
             "clientCertificate": "",
             "clientKey": "",
             "clientCertificateConfig": {"issueClientCertificate": False},
@@ -32,19 +29,19 @@ def _cluster(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
 def _service_account(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
     # `name` is the full resource name (what IAM bindings on the account take);
     # `member` is the IAM principal string of the email.
-    email = _placeholder(name, "email")
-    project = inputs.get("project", _placeholder(name, "project"))
+    email = placeholder(name, "email")
+    project = inputs.get("project", placeholder(name, "project"))
     return {
         "email": email,
         "name": f"projects/{project}/serviceAccounts/{email}",
         "member": f"serviceAccount:{email}",
-        "uniqueId": _placeholder(name, "uniqueId"),
+        "uniqueId": placeholder(name, "uniqueId"),
     }
 
 
 def _bucket(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    bucket = inputs.get("name", _placeholder(name, "name"))
-    return {"name": bucket, "url": f"gs://{bucket}", "selfLink": _placeholder(name, "selfLink")}
+    bucket = inputs.get("name", placeholder(name, "name"))
+    return {"name": bucket, "url": f"gs://{bucket}", "selfLink": placeholder(name, "selfLink")}
 
 
 OVERRIDES: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {

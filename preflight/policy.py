@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import importlib
 import inspect
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,14 +32,11 @@ from pulumi_policy.policy import _NotApplicableError
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
 from preflight.plan import RECORD_ERRORS, record, report_record_error
+from preflight.planfile import UNKNOWN, Graph, PlanError, read, read_json, resource_name, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = ROOT / "policy"
 LEVELS = {level.value: level for level in EnforcementLevel}
-
-
-class PlanError(Exception):
-    """The plan is not a plan (exit code 2)."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +72,7 @@ def load_pack() -> ModuleType:
 def engine_value(value: Any) -> Any:
     """A plan value as the engine sends it: the plan's `<unknown>` is the engine's unknown.
     Placeholders (`${name.property}`) stay strings: the policies treat them as unknown."""
-    if value == "<unknown>":
+    if value == UNKNOWN:
         return UNKNOWN_STRING_VALUE
     if isinstance(value, dict):
         return {k: engine_value(v) for k, v in value.items()}
@@ -103,45 +99,41 @@ def options_of(record: dict[str, Any]) -> Any:
     )
 
 
-def provider_of(record: dict[str, Any], by_urn: dict[str, dict[str, Any]]) -> PolicyProviderResource | None:
-    """A provider reference is `<urn>::<id>`."""
-    ref = record.get("provider")
-    if not ref:
-        return None
-    provider = by_urn.get(ref.rsplit("::", 1)[0])
+def provider_of(record: dict[str, Any], graph: Graph) -> PolicyProviderResource | None:
+    provider = graph.provider(record)
     if provider is None:
         return None
-    return PolicyProviderResource(provider["type"], props_of(provider), provider["urn"], provider["name"])
+    return PolicyProviderResource(provider["type"], props_of(provider), provider["urn"], resource_name(provider))
 
 
 def resource_args(
-    record: dict[str, Any], by_urn: dict[str, dict[str, Any]] | None = None, config: dict[str, Any] | None = None
+    record: dict[str, Any], graph: Graph | None = None, config: dict[str, Any] | None = None
 ) -> ResourceValidationArgs:
     """What a resource policy gets for this record under `pulumi preview`."""
     return ResourceValidationArgs(
         record["type"],
         props_of(record),
         record["urn"],
-        record["name"],
+        resource_name(record),
         options_of(record),
-        provider_of(record, by_urn or {}),
+        provider_of(record, graph or Graph([])),
         config,
     )
 
 
 def stack_args(records: list[dict[str, Any]], config: dict[str, Any] | None = None) -> StackValidationArgs:
     """What a stack policy gets: every resource, with parent and dependencies resolved."""
-    by_urn = {r["urn"]: r for r in records}
+    graph = Graph(records)
     resources = {
         r["urn"]: PolicyResource(
-            r["type"], props_of(r), r["urn"], r["name"], options_of(r), provider_of(r, by_urn), None, [], {}
+            r["type"], props_of(r), r["urn"], resource_name(r), options_of(r), provider_of(r, graph), None, [], {}
         )
         for r in records
     }
     for record in records:
         resource = resources[record["urn"]]
         resource.parent = resources.get(record.get("parent") or "")
-        resource.dependencies = [resources[u] for u in record.get("dependsOn") or [] if u in resources]
+        resource.dependencies = [resources[u] for u in graph.depends_on(record)]
     return StackValidationArgs(list(resources.values()), config)
 
 
@@ -151,9 +143,9 @@ def stack_args(records: list[dict[str, Any]], config: dict[str, Any] | None = No
 def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> list[Violation]:
     """Every violation of every enabled policy over the plan (`config`: the same JSON as
     `pulumi preview --policy-pack-config`). Raises PlanError when `plan` is not a plan."""
-    records = plan_records(plan)
+    records = validate(plan)["resources"]
     pack = load_pack()
-    by_urn = {r["urn"]: r for r in records}
+    graph = Graph(records)
     violations: list[Violation] = []
     for policy in pack.ALL_POLICIES:
         level = level_of(policy, pack.DEFAULT_LEVEL, config or {})
@@ -162,12 +154,12 @@ def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> li
         policy_config = policy_settings(policy.name, config or {})
         if isinstance(policy, ResourceValidationPolicy):
             for record in records:
-                args = resource_args(record, by_urn, policy_config)
+                args = resource_args(record, graph, policy_config)
                 violations += run(policy, level, lambda report: policy.validate(args, report), record["urn"])
         elif isinstance(policy, StackValidationPolicy):
             args = stack_args(records, policy_config)
             violations += run(policy, level, lambda report: policy.validate(args, report), None)
-    return [_named(v, by_urn) for v in violations]
+    return [_named(v, graph) for v in violations]
 
 
 def run(policy: Any, level: EnforcementLevel, call: Callable[[Callable[..., None]], Any], urn: str | None) -> list[Violation]:
@@ -212,24 +204,11 @@ def policy_settings(name: str, config: dict[str, Any]) -> dict[str, Any] | None:
     return settings or None
 
 
-def _named(violation: Violation, by_urn: dict[str, dict[str, Any]]) -> Violation:
-    record = by_urn.get(violation.urn or "")
+def _named(violation: Violation, graph: Graph) -> Violation:
+    record = graph.get(violation.urn)
     if record is None:
         return violation
-    return Violation(violation.policy, violation.level, violation.message, violation.urn, record["name"], record["type"])
-
-
-def plan_records(plan: Any) -> list[dict[str, Any]]:
-    if not isinstance(plan, dict) or not isinstance(plan.get("resources"), list):
-        raise PlanError("not a plan: expected an object with a `resources` list (python -m preflight plan --json FILE)")
-    records = plan["resources"]
-    for index, record in enumerate(records):
-        if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("urn", "type", "name")):
-            raise PlanError(f"resources[{index}] is not a plan record: it needs string `urn`, `type` and `name`")
-        for key, kind in (("inputs", dict), ("options", dict), ("dependsOn", list)):
-            if record.get(key) is not None and not isinstance(record[key], kind):
-                raise PlanError(f"resources[{index}] ({record['name']}): `{key}` must be a{'n object' if kind is dict else ' list'}")
-    return records
+    return Violation(violation.policy, violation.level, violation.message, violation.urn, resource_name(record), record["type"])
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -266,25 +245,16 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def read_json(path: str, what: str) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise PlanError(f"cannot read {what} {path}: {getattr(error, 'strerror', None) or error}") from None
-    except json.JSONDecodeError as error:
-        raise PlanError(f"{what} {path} is not JSON (line {error.lineno}, column {error.colno}): {error.msg}") from None
-
-
 def load_plan(args: argparse.Namespace) -> dict[str, Any]:
     if args.plan:
-        return read_json(args.plan, "plan")
+        return read(args.plan)
     return record(args.stack).to_json()  # runs the program under mocks
 
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
-        config = read_json(args.config, "policy config") if args.config else {}
+        config = read_json(args.config) if args.config else {}
         if not isinstance(config, dict):
             raise PlanError(f"policy config {args.config} must be a JSON object of policy names")
         plan = load_plan(args)

@@ -17,16 +17,7 @@ import heapq
 from dataclasses import dataclass
 
 from preflight.durations import seconds_for
-from preflight.tree import (
-    Plan,
-    Resource,
-    ancestors,
-    index_by_urn,
-    is_component,
-    plan_resources,
-    resource_name,
-    short_type,
-)
+from preflight.planfile import Graph, Plan, Resource, is_component, resource_name, short_type
 
 
 @dataclass(frozen=True)
@@ -51,49 +42,23 @@ class Estimate:
         return self.serial_seconds / self.critical_seconds if self.critical_seconds else 1.0
 
 
-def provider_urn(ref: str, by_urn: dict[str, Resource]) -> str | None:
-    """A provider reference is "<urn>::<id>"; the URN itself contains "::"."""
-    if ref in by_urn:
-        return ref
-    urn = ref.rsplit("::", 1)[0]
-    return urn if urn in by_urn else None
-
-
-def descendants_by_urn(resources: list[Resource]) -> dict[str, set[str]]:
-    children: dict[str, list[str]] = {}
-    for resource in resources:
-        if resource.get("parent"):
-            children.setdefault(str(resource["parent"]), []).append(str(resource.get("urn")))
-
-    def collect(urn: str, seen: set[str]) -> set[str]:
-        for child in children.get(urn, []):
-            if child not in seen:
-                seen.add(child)
-                collect(child, seen)
-        return seen
-
-    return {str(r.get("urn")): collect(str(r.get("urn")), set()) for r in resources}
-
-
-def dependencies(resource: Resource, by_urn: dict[str, Resource], descendants: dict[str, set[str]]) -> set[str]:
+def dependencies(resource: Resource, graph: Graph) -> set[str]:
+    """What a resource waits for before it is created (the edges above)."""
     urn = str(resource.get("urn"))
-    own_ancestors = {str(a.get("urn")) for a in ancestors(resource, by_urn)}
+    own_ancestors = {str(a.get("urn")) for a in graph.ancestors(resource)}
     deps: set[str] = set()
-    for dep in resource.get("dependsOn") or []:
-        if dep not in by_urn:
-            continue  # not in this plan (hand-edited or partial): nothing to wait for
+    for dep in graph.depends_on(resource):  # one not in this plan: nothing to wait for
         deps.add(dep)
         # Waiting for all descendants of a component we are inside would mean
         # waiting for ourselves; then only the component itself counts.
-        if is_component(by_urn[dep]) and dep not in own_ancestors:
-            deps |= descendants[dep]
-    if resource.get("provider"):
-        provider = provider_urn(str(resource["provider"]), by_urn)
-        if provider:
-            deps.add(provider)
-    parent = resource.get("parent")
-    if parent in by_urn and not is_component(by_urn[parent]):
-        deps.add(parent)
+        if is_component(graph.by_urn[dep]) and dep not in own_ancestors:
+            deps |= graph.descendants(dep)
+    provider = graph.provider(resource)
+    if provider is not None:
+        deps.add(str(provider.get("urn")))
+    parent = graph.parent(resource)
+    if parent is not None and not is_component(parent):
+        deps.add(str(parent.get("urn")))
     deps.discard(urn)
     return deps
 
@@ -124,11 +89,10 @@ def topological_order(urns: list[str], deps: dict[str, set[str]]) -> list[str]:
 
 def estimate(plan: Plan) -> Estimate:
     """Critical path and serial total of creating every resource of the plan."""
-    resources = plan_resources(plan)
-    by_urn = index_by_urn(resources)
+    graph = Graph.of(plan)
+    resources, by_urn = graph.resources, graph.by_urn
     urns = list(by_urn)
-    descendants = descendants_by_urn(resources)
-    deps = {urn: dependencies(by_urn[urn], by_urn, descendants) for urn in urns}
+    deps = {urn: dependencies(by_urn[urn], graph) for urn in urns}
     seconds = {urn: seconds_for(by_urn[urn]) for urn in urns}
     position = {urn: i for i, urn in enumerate(urns)}
 

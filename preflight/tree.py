@@ -1,150 +1,39 @@
-"""A readable tree of a recorded plan, grouped by cloud resource.
+"""A readable tree of a recorded plan, grouped by cloud resource, and its summary.
 
-This module also holds the few helpers that read a plan's structure (type tokens,
-parents, registrations). diff.py and rollout.py import them, so every review tool
-agrees on what a "cluster" or a "registration" is.
+Only rendering: what a resource is and how resources hang together comes from the
+plan model (planfile.py), which diff, rollout and policy read too.
 """
 from __future__ import annotations
 
 import json
-import re
 import textwrap
 from collections import Counter
-from collections.abc import Iterator
-from fnmatch import fnmatchcase
 from typing import Any
 
-CLOUD_TYPE = "anyscale-cloud:index:AnyscaleCloud"
-CLOUD_RESOURCE_TYPE = "anyscale-cloud:index:CloudResource"
-STACK_TYPE = "pulumi:pulumi:Stack"
-PLATFORM_NAMESPACE = "Anyscale.Platform"
-
-Resource = dict[str, Any]
-Plan = dict[str, Any]
-
-# --------------------------------------------------------------------------------
-# Reading a plan
-
-
-def normalize_type(token: str) -> str:
-    """`aws:s3/bucketV2:BucketV2` -> `aws:s3:BucketV2`; other tokens unchanged.
-
-    The engine records full tokens (`pkg:module/fileName:TypeName`) while people
-    write the short form; both must classify the same. Kubernetes puts the API
-    version in that slot (`core/v1`), which is part of the type and is kept.
-    """
-    parts = token.split(":")
-    if len(parts) != 3 or "/" not in parts[1]:
-        return token
-    package, module, name = parts
-    base, _, rest = module.partition("/")
-    same_file = rest[:1].lower() + rest[1:] == name[:1].lower() + name[1:]
-    azure_api_version = package == "azure-native" and re.fullmatch(r"v\d{8}\w*", rest) is not None
-    if same_file or azure_api_version:
-        return f"{package}:{base}:{name}"
-    return token
-
-
-def type_matches(resource: Resource, *patterns: str) -> bool:
-    """True when the resource's (normalized) type matches one of the glob patterns."""
-    token = normalize_type(str(resource.get("type", "")))
-    return any(fnmatchcase(token, pattern) for pattern in patterns)
-
-
-def plan_resources(plan: Plan) -> list[Resource]:
-    return [r for r in plan.get("resources") or [] if isinstance(r, dict)]
-
-
-def index_by_urn(resources: list[Resource]) -> dict[str, Resource]:
-    return {str(r.get("urn")): r for r in resources}
-
-
-def resource_name(resource: Resource) -> str:
-    # The URN always ends with "::<name>", so it is the fallback for a missing name.
-    return str(resource.get("name") or str(resource.get("urn", "")).rsplit("::", 1)[-1])
-
-
-def is_component(resource: Resource) -> bool:
-    return resource.get("custom") is False or resource.get("type") == STACK_TYPE
-
-
-def is_provider(resource: Resource) -> bool:
-    return str(resource.get("type", "")).startswith("pulumi:providers:")
-
-
-def registration_kind(resource: Resource) -> str | None:
-    """"cloudResource" for a cloud-resource registration, "cloud" for the cloud record."""
-    if normalize_type(str(resource.get("type", ""))) != "azure-native:resources:Resource":
-        return None
-    inputs = resource.get("inputs") or {}
-    if str(inputs.get("resourceProviderNamespace", "")).lower() != PLATFORM_NAMESPACE.lower():
-        return None
-    leaf = str(inputs.get("resourceType", "")).rsplit("/", 1)[-1].lower()
-    return {"cloudresources": "cloudResource", "clouds": "cloud"}.get(leaf)
-
-
-def ancestors(resource: Resource, by_urn: dict[str, Resource]) -> Iterator[Resource]:
-    """Parents, nearest first. Guarded against cycles in hand-edited plans."""
-    seen: set[str] = set()
-    parent = resource.get("parent")
-    while parent and parent in by_urn and parent not in seen:
-        seen.add(parent)
-        yield by_urn[parent]
-        parent = by_urn[parent].get("parent")
-
-
-def cloud_resource_of(resource: Resource, by_urn: dict[str, Resource]) -> Resource | None:
-    """The nearest CloudResource component at or above this resource, if any."""
-    if resource.get("type") == CLOUD_RESOURCE_TYPE:
-        return resource
-    return next((a for a in ancestors(resource, by_urn) if a.get("type") == CLOUD_RESOURCE_TYPE), None)
-
-
-def find_registration(cloud_resource: Resource, resources: list[Resource],
-                      by_urn: dict[str, Resource]) -> Resource | None:
-    for resource in resources:
-        if registration_kind(resource) == "cloudResource" and cloud_resource_of(resource, by_urn) is cloud_resource:
-            return resource
-    return None
-
-
-def short_type(resource: Resource) -> str:
-    """A compact, still unambiguous label: `azure:ManagedCluster`, `aws:eks:Cluster`, `k8s:Gateway`."""
-    kind = registration_kind(resource)
-    if kind:
-        return f"anyscale:{kind}"
-    token = normalize_type(str(resource.get("type", "")))
-    parts = token.split(":")
-    if len(parts) != 3:
-        return token
-    package, module, name = parts
-    if package == "pulumi" and module == "providers":
-        return f"provider:{name}"
-    if package == "azure-native":
-        return f"azure:{name}"  # Azure type names are distinctive on their own
-    if package == "kubernetes":
-        return f"helm:{name}" if module.startswith("helm.sh") else f"k8s:{name}"
-    if module == "index":
-        return f"{package}:{name}"
-    return token
-
+from policy.rules.platform import AZURE_ROLES
+from preflight.planfile import (
+    CLOUD_RESOURCE_TYPE,
+    CLOUD_TYPE,
+    SECRET,
+    STACK_TYPE,
+    Graph,
+    Plan,
+    Resource,
+    holds_unknown,
+    is_component,
+    is_provider,
+    plan_resources,
+    registration_kind,
+    resource_name,
+    short_type,
+    type_matches,
+)
 
 # --------------------------------------------------------------------------------
 # Key values shown under each resource
 
-# Built-in Azure role definition IDs (the same in every tenant), so a reviewer reads
-# a role's name instead of a GUID. Unknown IDs are shown as they are.
-AZURE_ROLES = {
-    "8e3af657-a8ff-443c-a75c-2fe8c4bcb635": "Owner",
-    "b24988ac-6180-42a0-ab88-20f7382dd24c": "Contributor",
-    "acdd72a7-3385-48ef-bd42-f606fba81ae7": "Reader",
-    "ba92f5b4-2d11-453d-a403-e96b0029c9fe": "Storage Blob Data Contributor",
-    "b7e6dc6d-f1e8-4753-8033-0f276bb0955b": "Storage Blob Data Owner",
-    "2a2b9908-6ea1-4ae2-8e65-a410df84e7d1": "Storage Blob Data Reader",
-    "7f951dda-4ed3-4680-a7ca-43fe172d538d": "AcrPull",
-    "8311e382-0749-4cb8-b61a-304f252e45ec": "AcrPush",
-}
-
+# Role definition IDs are shown by name (AZURE_ROLES: the built-in roles, the same in
+# every tenant); unknown IDs are shown as they are.
 STORAGE_PATTERNS = ("azure-native:storage:*", "aws:s3:*", "gcp:storage:*")
 ROLE_PATTERNS = ("azure-native:authorization:RoleAssignment", "gcp:*:IAMMember", "gcp:*:IAMBinding",
                  "aws:iam:RolePolicy", "aws:iam:RolePolicyAttachment")
@@ -180,7 +69,8 @@ GENERIC_SKIPPED = {"apiVersion", "kind", "resourceGroupName"}
 
 
 def scalar_text(value: Any) -> str:
-    """How a value reads in the tree: strings bare, so `${...}` and `[secret]` show as they are."""
+    """How a value reads in the tree: strings bare, so `${...}`, `<unknown>` and `[secret]`
+    show as they are."""
     if isinstance(value, str):
         return value if value else '""'  # an empty string is a deliberate value (e.g. an endpoint)
     if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
@@ -211,7 +101,7 @@ def find_key_values(data: Any, keys: set[str]) -> list[Any]:
     return found
 
 
-def registration_details(resource: Resource, by_urn: dict[str, Resource]) -> list[tuple[str, str]]:
+def registration_details(resource: Resource, graph: Graph) -> list[tuple[str, str]]:
     inputs = resource.get("inputs") or {}
     rows = [("name", scalar_text(inputs.get("resourceName", resource_name(resource))))]
     properties = inputs.get("properties")
@@ -221,8 +111,8 @@ def registration_details(resource: Resource, by_urn: dict[str, Resource]) -> lis
             [k for k in properties if k not in REGISTRATION_ORDER]
         rows += [(key, scalar_text(properties[key])) for key in ordered]
     # Registrations are chained on purpose (platform.md 1.2); show the link.
-    previous = [resource_name(by_urn[u]) for u in resource.get("dependsOn") or []
-                if u in by_urn and registration_kind(by_urn[u]) == "cloudResource"]
+    previous = [resource_name(graph.by_urn[u]) for u in graph.depends_on(resource)
+                if registration_kind(graph.by_urn[u]) == "cloudResource"]
     if previous:
         rows.append(("after", ", ".join(previous)))
     return rows
@@ -238,13 +128,14 @@ def cloud_record_details(resource: Resource) -> list[tuple[str, str]]:
 
 
 def wired_leaves(data: Any, path: str) -> list[tuple[str, str]]:
-    """Leaves holding a cloud-only value or a secret: the wiring worth seeing."""
+    """Leaves holding a value not known yet (a cloud-only output) or a secret: the wiring
+    worth seeing."""
     if isinstance(data, dict):
         return [row for key, value in data.items() for row in wired_leaves(value, f"{path}.{key}")]
     if isinstance(data, list):
         return [row for i, value in enumerate(data) for row in wired_leaves(value, f"{path}[{i}]")]
     text = scalar_text(data)
-    return [(path, text)] if "${" in text or "[secret]" in text else []
+    return [(path, text)] if holds_unknown(data) or SECRET in text else []
 
 
 def helm_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
@@ -330,11 +221,11 @@ def generic_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
     return (preferred + others)[:GENERIC_LIMIT]
 
 
-def details(resource: Resource, by_urn: dict[str, Resource]) -> list[tuple[str, str]]:
+def details(resource: Resource, graph: Graph) -> list[tuple[str, str]]:
     inputs = resource.get("inputs") or {}
     kind = registration_kind(resource)
     if kind == "cloudResource":
-        return registration_details(resource, by_urn)
+        return registration_details(resource, graph)
     if kind == "cloud":
         return cloud_record_details(resource)
     if type_matches(resource, "kubernetes:helm.sh/*:Release"):
@@ -409,15 +300,6 @@ def entry_line(indent: int, resource: Resource, type_column: int) -> Line:
     return [(" " * indent, ""), (label.ljust(type_column), "type"), (" ", ""), (resource_name(resource), "name")]
 
 
-def children_by_parent(resources: list[Resource]) -> dict[str, list[Resource]]:
-    children: dict[str, list[Resource]] = {}
-    for resource in resources:
-        parent = resource.get("parent")
-        if parent:
-            children.setdefault(parent, []).append(resource)
-    return children
-
-
 def resource_lines(resource: Resource, indent: int, ctx: "TreeContext") -> list[Line]:
     entry = entry_line(indent, resource, ctx.type_column)
     if sum(len(text) for text, _ in entry) > ctx.width:
@@ -428,7 +310,7 @@ def resource_lines(resource: Resource, indent: int, ctx: "TreeContext") -> list[
         lines = [entry, [(" " * (indent + 2), ""), (resource_name(resource), "name")]]
     else:
         lines = [entry]
-    for key, value in details(resource, ctx.by_urn):
+    for key, value in details(resource, ctx.graph):
         lines += wrap_value(indent + 4, key, value, ctx.width)
     return lines
 
@@ -438,8 +320,7 @@ class TreeContext:
 
     def __init__(self, resources: list[Resource], width: int) -> None:
         self.resources = resources
-        self.by_urn = index_by_urn(resources)
-        self.children = children_by_parent(resources)
+        self.graph = Graph(resources)
         self.width = width
         longest = max((len(short_type(r)) for r in resources if not is_component(r)), default=0)
         self.type_column = min(longest, TYPE_COLUMN_MAX, max(width // 2 - 4, 8))
@@ -448,7 +329,7 @@ class TreeContext:
 def subtree_lines(urn: str, indent: int, ctx: TreeContext) -> list[Line]:
     """Children of `urn` in registration order; components become headings."""
     lines: list[Line] = []
-    for child in ctx.children.get(urn, []):
+    for child in ctx.graph.children(urn):
         if is_component(child):
             component = str(child.get("type", "")).rsplit(":", 1)[-1]
             lines.append([(" " * indent, ""), (component, "group"), (" ", ""), (resource_name(child), "name")])
@@ -470,7 +351,7 @@ def cloud_header(ctx: TreeContext) -> Line:
 
 
 def cloud_resource_header(number: int, cloud_resource: Resource, ctx: TreeContext) -> Line:
-    registration = find_registration(cloud_resource, ctx.resources, ctx.by_urn)
+    registration = ctx.graph.registration_of(cloud_resource)
     properties = get_path(registration or {}, "inputs", "properties") or {}
     facts = [scalar_text(properties[k]) for k in ("provider", "region") if k in properties]
     if registration is None:
@@ -488,7 +369,7 @@ def render_tree(plan: Plan, width: int = 100, color: bool = False) -> str:
     title = f"{plan.get('project', '?')} / {plan.get('stack', '?')}"
     lines: list[Line] = [[(title, "muted")], [], cloud_header(ctx)]
     for resource in resources:
-        if not is_component(resource) and cloud_resource_of(resource, ctx.by_urn) is None:
+        if not is_component(resource) and ctx.graph.cloud_resource_of(resource) is None:
             lines += resource_lines(resource, 2, ctx)
     cloud_resources = [r for r in resources if r.get("type") == CLOUD_RESOURCE_TYPE]
     for number, cloud_resource in enumerate(cloud_resources, start=1):
@@ -497,20 +378,15 @@ def render_tree(plan: Plan, width: int = 100, color: bool = False) -> str:
     return "\n".join(paint(clip(line, width), color) for line in lines) + "\n"
 
 
-def group_name(resource: Resource, by_urn: dict[str, Resource]) -> str:
-    owner = cloud_resource_of(resource, by_urn)
-    return resource_name(owner) if owner else "cloud"
-
-
 def render_summary(plan: Plan, width: int = 100) -> str:
     """Counts: totals, per cloud resource, per (short) type."""
     resources = [r for r in plan_resources(plan) if r.get("type") != STACK_TYPE]
-    by_urn = index_by_urn(resources)
+    graph = Graph(resources)
     custom = [r for r in resources if not is_component(r)]
     providers = sum(1 for r in custom if is_provider(r))
     lines = [f"{len(resources)} resources: {len(custom)} custom ({providers} providers), "
              f"{len(resources) - len(custom)} components"]
-    groups = Counter(group_name(r, by_urn) for r in custom)
+    groups = Counter(graph.group_name(r) for r in custom)
     per_group = ", ".join(f"{name} {count}" for name, count in groups.items())
     lines += textwrap.wrap(f"by cloud resource: {per_group}", width=max(width, 20), subsequent_indent="  ")
     lines.append("by type:")

@@ -386,7 +386,7 @@ def test_cli_fails_on_disruptive_only_when_asked(base: Plan, tmp_path: Path) -> 
 
 @pytest.mark.parametrize(("content", "message"), [
     (None, "cannot read"),
-    ("{not json", "is not JSON"),
+    ("{not json", "is not valid JSON"),
     ({"resources": "nope"}, "is not a plan"),
     ({"resources": [{"urn": 1}]}, "is not a plan"),
     ([1, 2], "is not a plan"),

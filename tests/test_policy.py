@@ -165,6 +165,46 @@ def test_registration_properties_violations(plan, name, key, value, fragments):
     one(validate("registration-properties", rec), *fragments)
 
 
+@pytest.mark.parametrize(
+    "spec_path, spec_value, name, key, message",
+    [
+        (
+            (1, "region"), "US-West-2", "aws-usw2-registration", "region",
+            "'US-West-2' must be lowercase letters and digits in dash-separated groups (^[a-z0-9]+(-[a-z0-9]+)*$) "
+            "(did you mean 'us-west-2'? casing is never converted)",
+        ),
+        ((1, "storage", "bucket"), "s3://ray-data/logs", "aws-usw2-registration", "cloudStorageBucketName",
+         "'s3://ray-data/logs' has a sub-path; the platform takes the bucket itself only (s3://<bucket>)"),
+        ((2, "storage", "bucket"), "s3://ray-data", "gcp-usc1-registration", "cloudStorageBucketName",
+         "'s3://ray-data' is not a GCP bucket URI; use gs://<bucket>"),
+        (
+            (3, "storage", "endpoint"), "https://minio.example.com/", "onprem-registration", "cloudStorageBucketEndpoint",
+            "'https://minio.example.com/' ends with '/': a trailing slash silently breaks log delivery; use the bare "
+            "origin 'https://minio.example.com'",
+        ),
+    ],
+)
+def test_spec_and_pack_share_one_rule(plan, spec_path, spec_value, name, key, message):
+    """One check (policy/rules/platform.py), two wrappers: the stack spec names the config
+    path, the pack the registration's property; the rule's words are the same."""
+    from components.spec import SpecError, load_spec
+    from tests.conftest import stack_values
+
+    values = stack_values("example")
+    resources = values["anyscale-cloud:resources"]
+    index, *path = spec_path
+    node = resources[index]
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+    node[path[-1]] = spec_value
+    with pytest.raises(SpecError) as caught:
+        load_spec(values["anyscale-cloud:cloud"], resources)
+    assert [p.message for p in caught.value.problems] == [message]
+    rec = copy.deepcopy(record(plan, name))
+    _props(rec)[key] = spec_value
+    assert validate("registration-properties", rec) == [f"properties.{key} {message}"]
+
+
 @pytest.mark.parametrize("key", ["provider", "computeStack", "region", "cloudStorageBucketName", "cloudStorageBucketEndpoint"])
 def test_registration_properties_required(plan, key):
     rec = copy.deepcopy(record(plan, "aws-usw2-registration"))
@@ -706,7 +746,7 @@ def test_config_can_turn_a_policy_advisory(tmp_path, capsys, dev_plan):
 @pytest.mark.parametrize(
     "content, fragment",
     [
-        ("this is { not json", "is not JSON"),
+        ("this is { not json", "is not valid JSON"),
         ("[1, 2]", "not a plan"),
         ('{"resources": [{"urn": 1}]}', "resources[0] is not a plan record"),
     ],
@@ -744,20 +784,31 @@ def test_dispatcher_routes_policy(tmp_path):
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
 
 
-# --- the pack for real: booted as the Pulumi CLI boots it, asked over gRPC ----------------------------
+# --- the pack for real: uploaded alone, booted as the Pulumi CLI boots it, asked over gRPC --------------
 
 
 @pytest.fixture(scope="module")
-def analyzer():
+def uploaded_pack(tmp_path_factory) -> Path:
+    """What `pulumi policy publish` uploads: a copy of policy/ and nothing else."""
+    import shutil
+
+    target = tmp_path_factory.mktemp("upload") / "anyscale-cloud-pack"
+    shutil.copytree(ROOT / "policy", target, ignore=shutil.ignore_patterns("venv", "__pycache__"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def analyzer(uploaded_pack):
     """`python -u -m pulumi.policy <engine> <pack dir>` is what the CLI's
-    pulumi-analyzer-policy-python runs; the pack prints the port it serves on."""
+    pulumi-analyzer-policy-python runs; the pack prints the port it serves on. It runs
+    the uploaded copy (policy/ alone) with an isolated interpreter (-I: no current
+    directory, PYTHONPATH or user site-packages), as after `pulumi policy publish`."""
     import grpc
     from pulumi.runtime.proto import analyzer_pb2_grpc
 
-    pack_dir = ROOT / "policy"
     process = subprocess.Popen(
-        [sys.executable, "-u", "-m", "pulumi.policy", "127.0.0.1:1", str(pack_dir)],
-        cwd=pack_dir,
+        [sys.executable, "-I", "-u", "-m", "pulumi.policy", "127.0.0.1:1", str(uploaded_pack)],
+        cwd=uploaded_pack,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -828,3 +879,45 @@ def test_real_pack_analyzes_the_stack(analyzer, plan):
     assert [d.policyName for d in chained.diagnostics] == []
     unchained = analyzer.AnalyzeStack(analyzer_pb2.AnalyzeStackRequest(resources=[resource(first, []), resource(second, [])]))
     assert [(d.policyName, d.urn) for d in unchained.diagnostics] == [("registration-order", second["urn"])]
+
+
+# Run in the uploaded copy, by an interpreter that sees only that folder and the venv's packages:
+# -I drops the current directory, PYTHONPATH and the user's site-packages.
+ISOLATED_IMPORT = """
+import importlib.util, json, sys
+pack = sys.argv[1]
+sys.path.insert(0, pack)
+importable = {name: importlib.util.find_spec(name) is not None for name in ("components", "preflight", "policy")}
+import policies
+ours = sorted(
+    m.__file__ for m in list(sys.modules.values())
+    if getattr(m, "__file__", None) and not m.__file__.startswith((sys.prefix, sys.base_prefix))
+)
+print(json.dumps({
+    "importable": importable,
+    "pack": policies.PACK_NAME,
+    "policies": [p.name for p in policies.ALL_POLICIES],
+    "loaded": ours,
+}))
+"""
+
+
+def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", ISOLATED_IMPORT, str(uploaded_pack)],
+        cwd=uploaded_pack.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    # The simulation holds: the project's packages cannot be imported there.
+    assert found["importable"] == {"components": False, "preflight": False, "policy": False}
+    assert found["pack"] == "anyscale-cloud"
+    assert len(found["policies"]) == 18
+    assert {"registration-properties", "console-cors", "operator-chart-keys"} <= set(found["policies"])
+    outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
+    assert outside == []
+    assert str(uploaded_pack / "rules" / "platform.py") in found["loaded"]
+

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from preflight.tree import normalize_type, render_summary, render_tree, short_type
+from preflight.planfile import normalize_type, short_type
+from preflight.tree import render_summary, render_tree
 
 FIXTURE = Path(__file__).parent / "fixtures" / "plans" / "two_resources.json"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -98,6 +99,18 @@ def test_references_and_secrets_are_shown_as_they_are(plan: dict[str, Any]) -> N
     assert "kubeconfig: [secret]" in text
 
 
+def test_first_preview_unknowns_are_shown_as_they_are(plan: dict[str, Any]) -> None:
+    """A first preview writes the engine's unknown as "<unknown>": it is wiring, like a
+    placeholder, and is shown untouched."""
+    release = next(r for r in plan["resources"] if r["name"] == "aws-usw2-anyscale-operator")
+    release["inputs"]["values"]["global"]["auth"]["iamIdentity"] = "<unknown>"
+    release["inputs"]["values"]["global"]["cloudDeploymentId"] = "<unknown>"
+    text = render_tree(plan, width=160, color=False)
+    assert "values.global.auth.iamIdentity: <unknown>" in text
+    assert "values.global.cloudDeploymentId: <unknown>" in text
+    assert "values.global.cloudProvider" not in text  # known values are not wiring
+
+
 def test_key_values_per_kind(plan: dict[str, Any]) -> None:
     text = render_tree(plan, width=160, color=False)
     # role assignment: role by name, and the principal
@@ -164,3 +177,11 @@ def test_short_type_tells_the_anyscale_records_apart(plan: dict[str, Any]) -> No
     assert short_type(by_name["default-registration"]) == "anyscale:cloudResource"
     assert short_type(by_name["aws-usw2-eks"]) == "aws:eks:Cluster"
     assert short_type(by_name["default-envoy-gateway"]) == "helm:Release"
+
+
+def test_every_role_the_program_grants_is_shown_by_name(example_plan: Any) -> None:
+    """Built-in role GUIDs (the same in every tenant) read as names; none is left as a GUID."""
+    text = render_tree(example_plan.to_json(), width=200, color=False)
+    roles = set(re.findall(r"^\s+role: (.*)$", text, re.M))
+    assert {"AcrPull", "AcrPush", "Container Registry Tasks Contributor", "Storage Blob Data Contributor"} <= roles
+    assert "roleDefinitions" not in text

@@ -8,12 +8,6 @@ from typing import Any
 from rules.values import get, reference, sample
 
 ROLE_ASSIGNMENT = "azure-native:authorization:RoleAssignment"
-# Broad built-in roles no identity of ours needs (same GUID in every tenant).
-BROAD_ROLES: dict[str, str] = {
-    "8e3af657-a8ff-443c-a75c-2fe8c4bcb635": "Owner",
-    "b24988ac-6180-42a0-ab88-20f7382dd24c": "Contributor",
-    "18d7d88d-d35e-4fb4-a5c3-7773b4e72a59": "User Access Administrator",
-}
 # A whole subscription (or anything above it: a management group, the tenant root).
 BROAD_SCOPE_RE = re.compile(
     r"^(/subscriptions/[^/]+|/providers/Microsoft\.Management/managementGroups/[^/]+|)/?$", re.IGNORECASE

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.platform import BUCKET_FORMS, BUCKET_RES, MAX_REGION, ORIGIN_RE, PROVIDERS, REGION_RE
+from rules.platform import PROVIDERS, bucket_problem, endpoint_problem, provider_spelling, region_problem
 from rules.values import MISSING, UNKNOWN, get, is_map, keys, sample, type_is
 
 GENERIC_RESOURCE = "azure-native:resources:Resource"
@@ -94,7 +94,7 @@ def _missing_keys(properties: Any) -> list[str]:
 def _provider(value: Any) -> list[str]:
     if value in (UNKNOWN, MISSING) or value in PROVIDERS:
         return []
-    spelled = next((p for p in PROVIDERS if isinstance(value, str) and p.lower() == value.strip().lower()), None)
+    spelled = provider_spelling(value)
     hint = f"; write '{spelled}'" if spelled else ""
     return [f"properties.provider is {value!r}: it must be exactly one of {', '.join(PROVIDERS)} (case-sensitive in ARM){hint}"]
 
@@ -110,16 +110,8 @@ def _region(key: str, value: Any, optional: bool = False) -> list[str]:
         return []
     if not isinstance(value, str):
         return [f"properties.{key} must be a string like 'eastus2' (got {value!r})"]
-    text = sample(value)
-    if len(text) > MAX_REGION:
-        return [f"properties.{key} '{value}' is {len(text)} characters long: at most {MAX_REGION} are allowed"]
-    if not REGION_RE.match(text):
-        hint = f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.match(text.lower()) else ""
-        return [
-            f"properties.{key} '{value}' must be lowercase letters and digits in dash-separated "
-            f"groups ({REGION_RE.pattern}){hint}"
-        ]
-    return []
+    problem = region_problem(value, sample(value))
+    return [f"properties.{key} {problem}"] if problem else []
 
 
 def _bucket(value: Any, provider: str | None) -> list[str]:
@@ -127,23 +119,8 @@ def _bucket(value: Any, provider: str | None) -> list[str]:
         return []
     if not isinstance(value, str) or not value:
         return ["properties.cloudStorageBucketName must be the bucket's URI, e.g. s3://<bucket>"]
-    text = sample(value)
-    scheme, sep, rest = text.partition("://")
-    if sep and "/" in rest.rstrip("/"):
-        return [
-            f"properties.cloudStorageBucketName '{value}' has a sub-path: the platform takes the bucket "
-            f"itself only; use {BUCKET_FORMS[provider or 'Generic']}"
-        ]
-    if text.endswith("/"):
-        return [f"properties.cloudStorageBucketName '{value}' ends with '/': use '{value.rstrip('/')}'"]
-    form = BUCKET_RES[provider or "Generic"]
-    if not form.match(text):
-        name = provider or "bucket"
-        return [
-            f"properties.cloudStorageBucketName '{value}' is not a {name} bucket URI: use "
-            f"{BUCKET_FORMS[provider or 'Generic']}"
-        ]
-    return []
+    problem = bucket_problem(value, provider or "Generic", sample(value))
+    return [f"properties.cloudStorageBucketName {problem}"] if problem else []
 
 
 def _endpoint(value: Any, provider: str | None) -> list[str]:
@@ -158,18 +135,8 @@ def _endpoint(value: Any, provider: str | None) -> list[str]:
         return []
     if not isinstance(value, str):
         return [f"properties.cloudStorageBucketEndpoint must be a string (got {value!r})"]
-    text = sample(value)
-    if text.endswith("/"):
-        return [
-            f"properties.cloudStorageBucketEndpoint '{value}' ends with '/': a trailing slash silently "
-            f"breaks log delivery; use the bare origin '{value.rstrip('/')}'"
-        ]
-    if not ORIGIN_RE.match(text):
-        return [
-            f"properties.cloudStorageBucketEndpoint '{value}' must be a bare https://<host> origin, "
-            "with no path, query or trailing slash"
-        ]
-    return []
+    problem = endpoint_problem(value, sample(value))
+    return [f"properties.cloudStorageBucketEndpoint {problem}"] if problem else []
 
 
 def _identity(value: Any, provider: str | None) -> list[str]:
