@@ -5,9 +5,11 @@ in review, and so that the spec, the components and the tests agree on the value
 """
 from typing import Final
 
+from policy.rules import platform as rules
+
 # --- Anyscale control plane on Azure (platform.md 1, 2, 4, 5) ---------------------
 API_VERSION: Final = "2026-09-01"
-CONSOLE_ORIGIN: Final = "https://console.azure.anyscale.com"  # CORS origin and controlPlaneURL
+CONSOLE_ORIGIN: Final = rules.CONSOLE_ORIGIN  # CORS origin and controlPlaneURL
 # The platform's own service principal (app ID); the operator requests tokens for it.
 PLATFORM_APP_ID: Final = "086bc555-6989-4362-ba30-fded273e432b"
 OPERATOR_AUDIENCE: Final = f"api://{PLATFORM_APP_ID}/.default"
@@ -73,17 +75,19 @@ CPU_INSTANCE_TYPE: Final[dict[str, str]] = {
 }
 
 # --- The console's CORS rule on every bucket (platform.md 2) ---------------------------
-CORS_METHODS: Final = ["GET", "HEAD", "PUT", "POST", "DELETE"]
+CORS_METHODS: Final = rules.CORS_METHODS
 CORS_ALLOWED_HEADERS: Final = ["*"]
 # S3 and GCS take explicit exposed headers; Azure Blob accepts "*".
-CORS_EXPOSED_HEADERS: Final = ["Accept-Ranges", "Content-Range", "Content-Length"]
+CORS_EXPOSED_HEADERS: Final = rules.CORS_EXPOSED_HEADERS
 CORS_MAX_AGE_SECONDS: Final = 3600
 
 # --- Azure built-in role definition IDs (same GUID in every tenant) -------------------
-ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR: Final = "ba92f5b4-2d11-453d-a403-e96b0029c9fe"
-ROLE_ACR_PULL: Final = "7f951dda-4ed3-4680-a7ca-43fe172d538d"
-ROLE_ACR_PUSH: Final = "8311e382-0749-4cb8-b61a-304f252e45ec"
-ROLE_ACR_TASKS_CONTRIBUTOR: Final = "fb382eab-e894-4461-af04-94435c366c3f"
+# One table of role GUIDs, in the policy pack (it is uploaded alone, so it owns it).
+_ROLE_ID = {name: guid for guid, name in rules.AZURE_ROLES.items()}
+ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR: Final = _ROLE_ID["Storage Blob Data Contributor"]
+ROLE_ACR_PULL: Final = _ROLE_ID["AcrPull"]
+ROLE_ACR_PUSH: Final = _ROLE_ID["AcrPush"]
+ROLE_ACR_TASKS_CONTRIBUTOR: Final = _ROLE_ID["Container Registry Tasks Contributor"]
 
 # --- The AKS cluster extension that carries the operator (platform.md 4) ---------------
 AKS_EXTENSION_TYPE: Final = "Anyscale.AKS.Operator"

@@ -14,12 +14,9 @@ import typing
 from typing import Any
 
 from preflight import mock_aws, mock_gcp
+from preflight.planfile import placeholder
 
 MAX_DEPTH = 3
-
-
-def placeholder(name: str, path: str) -> str:
-    return "${" + f"{name}.{path}" + "}"
 
 
 @functools.lru_cache(maxsize=None)

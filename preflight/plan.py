@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pulumi
 
 from components.spec import SpecError
+from preflight import planfile
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
@@ -84,7 +84,7 @@ def main(argv: list[str]) -> int:
             print(f"error: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
             return 2
     if not args.quiet:
-        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        color = planfile.use_color()
         print(render(plan, shutil.get_terminal_size((100, 24)).columns, color))
     if args.json:
         print(f"plan written to {args.json} ({len(plan.resources)} resources)")

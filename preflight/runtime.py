@@ -17,14 +17,14 @@ from pulumi.runtime.proto import resource_pb2
 from pulumi.runtime.stack import massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
+from preflight import planfile
 from preflight.outputs import invoke_result, resource_state
 
 PROJECT = "anyscale-cloud"
 ROOT = Path(__file__).resolve().parent.parent
 SIG = "4dabf18193072939515e22adb298388d"  # marks a special value on the wire
 SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270"
-UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
-REDACTED = "[secret]"
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"  # the wire's unknown value
 
 
 def redact(value: Any) -> Any:
@@ -32,14 +32,14 @@ def redact(value: Any) -> Any:
     if isinstance(value, dict):
         sig = value.get(SIG)
         if sig == SECRET_VALUE:
-            return REDACTED
+            return planfile.SECRET
         if sig is not None and "urn" in value:  # a resource reference
             return value["urn"]
         return {k: redact(value[k]) for k in sorted(value)}  # the wire map has no order
     if isinstance(value, list):
         return [redact(v) for v in value]
     if value == UNKNOWN:
-        return "<unknown>"
+        return planfile.UNKNOWN
     if isinstance(value, float) and value.is_integer():
         return int(value)  # the wire has doubles only; 80.0 is the port 80
     return value
