@@ -13,7 +13,7 @@ import os
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -70,13 +70,33 @@ RESOURCES = [
 ]
 
 
-def resource_ids(case: tuple[str, str, str]) -> str:
+Case = tuple[str, str, str]  # (stack, cloud resource name, provider)
+Plans = Callable[[str], Plan]
+
+
+def resource_ids(case: Case) -> str:
     return f"{case[0]}-{case[1]}"
 
 
 @cache
-def plan_of(stack: str) -> Plan:
+def _plan(stack: str) -> Plan:
     return run_program(stack, stack_config(stack))
+
+
+@pytest.fixture
+def plan_of(request: pytest.FixtureRequest) -> Plans:
+    """stack -> its plan; the stacks/ plans come from conftest's session fixtures
+    (`example_plan`, ...) where they exist, so other modules' runs are reused."""
+
+    def get(stack: str) -> Plan:
+        if stack != "gpu":
+            try:
+                return request.getfixturevalue(f"{stack}_plan")
+            except pytest.FixtureLookupError:
+                pass
+        return _plan(stack)
+
+    return get
 
 
 @pytest.fixture(scope="session")
@@ -219,7 +239,7 @@ def tolerates(tolerations: list[dict[str, Any]], taint: tuple[str, str, str]) ->
 
 
 @pytest.mark.parametrize("stack", STACKS)
-def test_every_release_renders_with_its_chart(stack: str, render_cache: Path) -> None:
+def test_every_release_renders_with_its_chart(stack: str, render_cache: Path, plan_of: Plans) -> None:
     plan = plan_of(stack)
     records = [r for r in plan.resources if r["type"] in (helm.RELEASE, helm.EXTENSION)]
     assert records, f"no Helm release in the {stack} plan"
@@ -242,7 +262,7 @@ def test_every_release_renders_with_its_chart(stack: str, render_cache: Path) ->
 
 
 @pytest.mark.parametrize("stack", STACKS)
-def test_every_pinned_chart_has_a_reference_copy(stack: str) -> None:
+def test_every_pinned_chart_has_a_reference_copy(stack: str, plan_of: Plans) -> None:
     plan = plan_of(stack)
     missing = sorted(
         {
@@ -260,7 +280,7 @@ def test_every_pinned_chart_has_a_reference_copy(stack: str) -> None:
         pytest.skip(f"not rendered, no copy in {helm.CHARTS}: " + "; ".join(missing))
 
 
-def test_first_preview_unknowns_render(render_cache: Path) -> None:
+def test_first_preview_unknowns_render(render_cache: Path, plan_of: Plans) -> None:
     """`<unknown>` (first preview) in place of every output: the operator still renders,
     with an identity of the provider's shape on its service account."""
     plan = plan_of("example")
@@ -291,7 +311,7 @@ def test_first_preview_unknowns_render(render_cache: Path) -> None:
 
 
 @pytest.mark.parametrize("case", RESOURCES, ids=resource_ids)
-def test_operator_service_account_carries_the_registered_identity(case: tuple[str, str, str], render_cache: Path) -> None:
+def test_operator_service_account_carries_the_registered_identity(case: Case, render_cache: Path, plan_of: Plans) -> None:
     stack, name, provider = case
     plan = plan_of(stack)
     objects = rendered_operator(plan, name, provider, render_cache)
@@ -315,7 +335,7 @@ def test_operator_service_account_carries_the_registered_identity(case: tuple[st
 
 
 @pytest.mark.parametrize("case", RESOURCES, ids=resource_ids)
-def test_operator_arguments(case: tuple[str, str, str], render_cache: Path) -> None:
+def test_operator_arguments(case: Case, render_cache: Path, plan_of: Plans) -> None:
     stack, name, provider = case
     plan = plan_of(stack)
     operator = container(one(rendered_operator(plan, name, provider, render_cache), "Deployment", "anyscale-operator"), "operator")
@@ -360,7 +380,7 @@ GPU_RESOURCES = [c for c in RESOURCES if gpu_pool_names(c[0], c[1])[0]]
 
 
 @pytest.mark.parametrize("case", GPU_RESOURCES, ids=resource_ids)
-def test_device_plugin_runs_on_every_gpu_pool_and_no_other(case: tuple[str, str, str], render_cache: Path) -> None:
+def test_device_plugin_runs_on_every_gpu_pool_and_no_other(case: Case, render_cache: Path, plan_of: Plans) -> None:
     stack, name, provider = case
     plan = plan_of(stack)
     if provider == "GCP":  # GKE installs drivers and its own device plugin
@@ -385,7 +405,7 @@ AWS_RESOURCES = [c for c in RESOURCES if c[2] == "AWS"]
 
 
 @pytest.mark.parametrize("case", AWS_RESOURCES, ids=resource_ids)
-def test_autoscaler_discovers_its_own_cluster(case: tuple[str, str, str], render_cache: Path) -> None:
+def test_autoscaler_discovers_its_own_cluster(case: Case, render_cache: Path, plan_of: Plans) -> None:
     stack, name, provider = case
     plan = plan_of(stack)
     (cluster,) = [r for r in owned(plan, name) if r["type"] == "aws:eks/cluster:Cluster"]
@@ -400,7 +420,7 @@ def test_autoscaler_discovers_its_own_cluster(case: tuple[str, str, str], render
 
 
 @pytest.mark.parametrize("case", RESOURCES, ids=resource_ids)
-def test_gateway_and_kuberay_land_in_their_namespaces(case: tuple[str, str, str], render_cache: Path) -> None:
+def test_gateway_and_kuberay_land_in_their_namespaces(case: Case, render_cache: Path, plan_of: Plans) -> None:
     stack, name, provider = case
     plan = plan_of(stack)
     found = releases(plan, name)
