@@ -154,7 +154,16 @@ class ClusterAddons(pulumi.ComponentResource):
             )
             # It must run on the tainted GPU nodes it serves.
             tolerated = (GPU_TAINT, ACCELERATOR_TAINT, CAPACITY_TAINT, "kubernetes.azure.com/scalesetpriority")
-            self._release("nvidia-device-plugin", plugin, {"tolerations": [{"key": k, "operator": "Exists"} for k in tolerated]})
+            # The chart's default affinity needs node-feature-discovery labels no node has
+            # (platform.md 9.2). Select the label every GPU pool carries on every provider
+            # (nodepools.pool_labels) and no CPU pool does; the list replaces the default's.
+            gpu_nodes = {"matchExpressions": [{"key": ACCELERATOR_TAINT, "operator": "In", "values": ["GPU"]}]}
+            affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [gpu_nodes]}}}
+            self._release(
+                "nvidia-device-plugin",
+                plugin,
+                {"tolerations": [{"key": k, "operator": "Exists"} for k in tolerated], "affinity": affinity},
+            )
         gateway = self._gateway(envoy, namespace, args.cloud_resource_id)
         self.gateway_address = gateway.status.apply(lambda s: ((s or {}).get("addresses") or [{}])[0].get("value"))
         settings = operator_settings(target, args.cloud_resource_id, self.gateway_address)

@@ -1,0 +1,168 @@
+"""Render the plan's Helm releases with the real charts (../shared, helm-render).
+
+The plan holds values as the program sends them, with placeholders where only the cloud
+knows the value: `${name.prop}` (placeholder mode) or `<unknown>` (first-preview mode),
+and `[secret]` for secrets. `fill` swaps each for a realistic stand-in that is a pure
+function of the placeholder, so a test can compute what a given output must render as.
+`render` runs helm-render (Helm v4) on a local copy of the chart at the pinned version
+and caches the result on disk, shared by the xdist workers of one session.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import subprocess
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+CHARTS = SHARED / "reference" / "charts"
+RENDER = SHARED / "tools" / "helm-render" / "render.py"
+STATE = Path(os.environ.get("HELM_RENDER_HOME") or Path.home() / ".cache" / "helm-render")
+RENDER_PYTHON = STATE / "venv" / "bin" / "python"
+
+RELEASE = "kubernetes:helm.sh/v3:Release"
+EXTENSION = "azure-native:kubernetesconfiguration:Extension"
+PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
+UNKNOWN = "<unknown>"
+SECRET = "[secret]"
+
+
+class RenderError(Exception):
+    """Helm refused the chart with these values (its own message)."""
+
+
+def unavailable() -> str | None:
+    """Why charts cannot be rendered here, or None when they can."""
+    if not SHARED.is_dir():
+        return f"{SHARED} is absent (a bare clone): chart rendering needs ../shared"
+    if not RENDER_PYTHON.exists():
+        return f"helm-render is not set up: run `bash {SHARED}/tools/helm-render/setup.sh` once (.ci/run does)"
+    return None
+
+
+def chart_dir(chart: str, version: str) -> Path | None:
+    """The reference copy of `chart` (a name, repo chart or oci:// reference) at `version`."""
+    path = CHARTS / f"{chart.rstrip('/').rsplit('/', 1)[-1]}-{version}"
+    return path if path.is_dir() else None
+
+
+# --- stand-ins ------------------------------------------------------------------------
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def standin(placeholder: str, key: str = "", provider: str = "") -> str:
+    """A realistic value for one placeholder. `${x.prop}` is decided by its property;
+    `<unknown>` (no name to go on) by the values key it sits under and the provider."""
+    match = PLACEHOLDER.fullmatch(placeholder)
+    prop = match.group(1).rsplit(".", 1)[-1] if match else ""
+    if match and prop.startswith("addresses[0]"):  # `...status.addresses[0].value`
+        prop = "value"
+    h = _digest(placeholder)
+    kind = {
+        "cloudResourceId": "cldrsrc", "clientId": "guid", "principalId": "guid", "tenantId": "guid",
+        "arn": "arn", "email": "email", "result": "suffix",
+    }.get(prop)
+    if kind is None:  # `<unknown>`, or a property decided by where it is used
+        if key.endswith("cloudDeploymentId"):
+            kind = "cldrsrc"
+        elif key.endswith("hostname"):
+            kind = "hostname"
+        elif key.endswith(".ip") or prop == "value":
+            kind = "ip"
+        elif key.endswith(("iamIdentity", "role-arn", "client-id", "gcp-service-account")):
+            kind = {"azure": "guid", "aws": "arn", "gcp": "email"}.get(provider, "guid")
+        elif key.endswith("anyscaleCliToken"):
+            kind = "token"
+        else:
+            kind = "name"
+    if kind == "cldrsrc":
+        return f"cldrsrc_{h[:26]}"
+    if kind == "guid":
+        return str(uuid.UUID(h[:32], version=4))
+    if kind == "arn":
+        return f"arn:aws:iam::123456789012:role/standin-{h[:12]}"
+    if kind == "email":
+        return f"standin-{h[:12]}@my-gcp-project.iam.gserviceaccount.com"
+    if kind == "hostname":
+        return f"k8s-envoygat-{h[:10]}.elb.us-west-2.amazonaws.com"
+    if kind == "ip":
+        return "20.{}.{}.{}".format(*(int(h[i : i + 2], 16) for i in (0, 2, 4)))
+    if kind == "token":
+        return f"aph0_standin{h[:24]}"
+    if kind == "suffix":
+        return h[:6]
+    return f"standin-{h[:8]}"
+
+
+def fill(value: Any, provider: str = "", key: str = "") -> Any:
+    """A values tree with every placeholder, `<unknown>` and `[secret]` replaced."""
+    if isinstance(value, dict):
+        return {k: fill(v, provider, f"{key}.{k}" if key else k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fill(v, provider, key) for v in value]
+    if value in (UNKNOWN, SECRET) or (isinstance(value, str) and PLACEHOLDER.fullmatch(value)):
+        return standin(value, key, provider)
+    if isinstance(value, str) and "${" in value:  # embedded: `as...${x.result}.blob...`
+        return PLACEHOLDER.sub(lambda m: standin(m.group(0), key, provider), value)
+    return value
+
+
+def set_value(text: Any) -> Any:
+    """One `--set` value as Helm types it (extension settings are strings)."""
+    if not isinstance(text, str):
+        return text
+    if text in ("true", "false"):
+        return text == "true"
+    if text == "null":
+        return None
+    if re.fullmatch(r"-?(0|[1-9][0-9]*)", text):
+        return int(text)
+    return text
+
+
+def nest_settings(flat: dict[str, Any]) -> dict[str, Any]:
+    """Flat dotted extension settings -> nested Helm values, typed as `--set` does."""
+    tree: dict[str, Any] = {}
+    for dotted, value in flat.items():
+        node = tree
+        *parents, leaf = dotted.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = set_value(value)
+    return tree
+
+
+# --- rendering ------------------------------------------------------------------------
+
+
+def render(chart: Path, values: dict[str, Any], namespace: str, release: str, cache: Path) -> list[dict[str, Any]]:
+    """The objects Helm renders (hooks included); RenderError on a template failure.
+    Cached in `cache` by (chart, values, namespace, release), locked per key so that
+    parallel workers render each combination once."""
+    text = json.dumps(values, sort_keys=True)
+    key = _digest(f"{chart}\n{namespace}\n{release}\n{text}")[:24]
+    cache.mkdir(parents=True, exist_ok=True)
+    done, failed = cache / f"{key}.json", cache / f"{key}.err"
+    with open(cache / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists() and not failed.exists():
+            proc = subprocess.run(
+                [str(RENDER_PYTHON), str(RENDER), str(chart), "-", "--namespace", namespace, "--release", release],
+                input=text, capture_output=True, text=True, timeout=300,
+            )
+            if proc.returncode == 0:
+                done.write_text(proc.stdout)
+            else:
+                failed.write_text(f"exit {proc.returncode}: {proc.stderr.strip()}")
+    if failed.exists():
+        raise RenderError(f"{chart.name} ({release} in {namespace}): {failed.read_text()}")
+    return json.loads(done.read_text())
