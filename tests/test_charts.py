@@ -9,6 +9,7 @@ Skipped only when ../shared is absent (a bare clone) or helm-render is not set u
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 from functools import cache
@@ -280,31 +281,27 @@ def test_every_pinned_chart_has_a_reference_copy(stack: str, plan_of: Plans) -> 
         pytest.skip(f"not rendered, no copy in {helm.CHARTS}: " + "; ".join(missing))
 
 
-def test_first_preview_unknowns_render(render_cache: Path, plan_of: Plans) -> None:
-    """`<unknown>` (first preview) in place of every output: the operator still renders,
-    with an identity of the provider's shape on its service account."""
-    plan = plan_of("example")
+def test_first_preview_unknowns_render(render_cache: Path) -> None:
+    """The operator as a stack's first preview sends it (`--first-preview`: `<unknown>`
+    for every output) still renders, with an identity of the provider's shape on its
+    service account."""
+    plan = run_program("example", stack_config("example"), first_preview=True)
     shapes = {
         "Azure": r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}",
         "AWS": r"arn:aws:iam::\d{12}:role/[\w+=,.@-]+",
         "GCP": r"[a-z][a-z0-9-]{5,29}@[a-z][a-z0-9-]+\.iam\.gserviceaccount\.com",
     }
-
-    def unknown(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: unknown(v) for k, v in value.items()}
-        if isinstance(value, str) and "${" in value:
-            return helm.UNKNOWN
-        return value
-
+    rendered = 0
     for stack, name, provider in [c for c in RESOURCES if c[0] == "example"]:
         for r in owned(plan, name):
             if r["type"] == helm.EXTENSION or (r["type"] == helm.RELEASE and r["inputs"]["chart"] == "anyscale-operator"):
-                r = {**r, "inputs": unknown(r["inputs"])}
+                assert helm.UNKNOWN in json.dumps(r["inputs"]), "the first preview should leave the operator's ID unknown"
                 objects = render_extension(r, render_cache) if r["type"] == helm.EXTENSION else render_release(r, provider, render_cache)
                 annotations = one(objects, "ServiceAccount", "anyscale-operator")["metadata"].get("annotations") or {}
                 if provider in shapes:
                     assert re.fullmatch(shapes[provider], annotations[IDENTITY_ANNOTATION[provider]]), annotations
+                rendered += 1
+    assert rendered == 4
 
 
 # --- what runs, per provider ------------------------------------------------------------
