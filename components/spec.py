@@ -8,6 +8,7 @@ at once and each one naming its config path.
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import re
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, Union
@@ -28,6 +29,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from components import defaults
+from components.raw_config import printable, raw_problems
 from components.regions import KNOWN_REGIONS
 
 # The platform's rules live in the policy pack (policy/rules/platform.py: pure checks,
@@ -41,6 +43,8 @@ from policy.rules import platform
 from policy.rules.platform import PROVIDERS
 
 AKS_POOL_RE = re.compile(r"^[a-z][a-z0-9]{0,11}$")
+# Instance types of every provider: Standard_D16s_v5, m6i.4xlarge, e2-standard-4.
+INSTANCE_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
 
 def fail(kind: str, message: str, **ctx: Any) -> PydanticCustomError:
@@ -205,7 +209,7 @@ class NodePoolSpec(Strict):
     """A worker pool. Tainted per platform.md 7 so that only Anyscale workloads land on it."""
 
     name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")
-    instance_type: str = Field(min_length=1)
+    instance_type: str = Field(pattern=INSTANCE_TYPE_PATTERN)
     min_count: int = Field(0, ge=0, le=1000)
     max_count: int = Field(10, ge=1, le=1000)
     capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
@@ -224,7 +228,7 @@ class AksNodePool(NodePoolSpec):
     @field_validator("name")
     @classmethod
     def _aks_name(cls, value: str) -> str:
-        if not AKS_POOL_RE.match(value):
+        if not AKS_POOL_RE.fullmatch(value):
             raise fail(
                 "pool",
                 "'{v}' is not a valid AKS node pool name: at most 12 characters, lowercase "
@@ -235,9 +239,15 @@ class AksNodePool(NodePoolSpec):
 
 
 class SystemPoolSpec(Strict):
-    instance_type: str
+    instance_type: str = Field(pattern=INSTANCE_TYPE_PATTERN)
     min_count: int = Field(1, ge=1, le=100)
     max_count: int = Field(3, ge=1, le=100)
+
+    @model_validator(mode="after")
+    def _bounds(self) -> SystemPoolSpec:
+        if self.min_count > self.max_count:
+            raise fail("pool", "minCount ({lo}) must not exceed maxCount ({hi})", lo=self.min_count, hi=self.max_count)
+        return self
 
 
 def default_pools(provider: str, pool_cls: type[NodePoolSpec]) -> list[NodePoolSpec]:
@@ -296,6 +306,16 @@ class EksClusterSpec(ClusterSpec):
     vpc_cidr: str = Field("10.0.0.0/16", pattern=r"^([0-9]{1,3}\.){3}[0-9]{1,3}/(1[6-9]|2[0-4])$")
     availability_zones: int = Field(2, ge=2, le=4)
 
+    @field_validator("vpc_cidr")
+    @classmethod
+    def _network(cls, value: str) -> str:
+        # The pattern admits 999.1.2.3/16 and 10.0.0.1/16; only a real parse says it is a network.
+        try:
+            ipaddress.IPv4Network(value, strict=True)
+        except ValueError as error:
+            raise fail("cidr", "'{v}' is not an IPv4 network ({e}); e.g. 10.0.0.0/16", v=value, e=str(error)) from None
+        return value
+
 
 class GkeClusterSpec(ClusterSpec):
     provider: ClassVar[str] = "GCP"
@@ -310,7 +330,9 @@ class GkeClusterSpec(ClusterSpec):
 
 
 class ChartSpec(Strict):
-    version: str = Field(min_length=1)
+    # One exact release: a range (`>=1.0`, `~1.2`, `*`) or `latest` would change what
+    # runs without a change in review.
+    version: str = Field(pattern=r"^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$")
 
 
 class AddonsSpec(Strict):
@@ -536,7 +558,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.path} ({self.resource})" if self.resource else self.path
-        return f"{where}: {self.message}"
+        # Values from the file are quoted in paths and messages: never print them raw.
+        return printable(f"{where}: {self.message}")
 
 
 class SpecError(Exception):
@@ -560,10 +583,28 @@ def load_spec(cloud: Any, resources: Any) -> StackSpec:
     ]
     if missing:
         raise SpecError(missing)
+    # Document-wide rules first; the models' own message for the same value would only
+    # repeat it (or echo a secret back).
+    early = [Problem(_path(list(loc)), _resource_name(list(loc), resources), message) for loc, message in raw_problems(raw)]
     try:
-        return StackSpec.model_validate(raw)
+        spec = StackSpec.model_validate(raw)
     except ValidationError as error:
-        raise SpecError(_problems(error, resources)) from None
+        later = [p for p in _problems(error, resources) if not any(_within(p.path, e.path) for e in early)]
+        raise SpecError(sorted(early + later, key=_problem_order)) from None
+    if early:
+        raise SpecError(early)
+    return spec
+
+
+def _within(path: str, outer: str) -> bool:
+    return path == outer or path.startswith((outer + ".", outer + "["))
+
+
+def _problem_order(problem: Problem) -> tuple[int, int]:
+    """File order: the cloud first, then resource by resource (a stable sort keeps the rest)."""
+    if problem.path.startswith("resources["):
+        return (1, int(problem.path[len("resources[") :].split("]", 1)[0]))
+    return (0, -1) if problem.path.startswith("cloud") else (1, -1)
 
 
 _TAGS = set(PROVIDERS)

@@ -100,7 +100,7 @@ def test_mutations_of_the_example_never_crash(path: tuple, replacement: Any) -> 
             assert problem.path and problem.message
 
 
-name_text = st.from_regex(r"[a-zA-Z0-9_-]{1,40}", fullmatch=True)
+name_text = st.from_regex(r"[a-zA-Z0-9_-]{1,40}", fullmatch=True).filter(lambda n: any(c.isalnum() for c in n))
 pool_names = st.from_regex(r"[a-z][a-z0-9]{0,11}", fullmatch=True)
 
 

@@ -87,8 +87,10 @@ def name_problem(value: str) -> str | None:
     """A cloud's or cloud resource's name: ^[a-zA-Z0-9_-]+$, at most 256 characters."""
     if len(value) > MAX_NAME:
         return f"must be at most {MAX_NAME} characters (it has {len(value)})"
-    if not NAME_RE.match(value):
+    if not NAME_RE.fullmatch(value):
         return f"'{value}' may contain only letters, digits, '-' and '_' ({NAME_RE.pattern})"
+    if not any(char.isalnum() for char in value):
+        return f"'{value}' must contain at least one letter or digit (names of only '-' and '_' make no valid cloud names)"
     return None
 
 
@@ -99,8 +101,8 @@ def region_problem(value: str, checked: str | None = None) -> str | None:
     text = value if checked is None else checked
     if len(text) > MAX_REGION:
         return f"must be at most {MAX_REGION} characters (it has {len(text)})"
-    if not REGION_RE.match(text):
-        hint = f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.match(text.lower()) else ""
+    if not REGION_RE.fullmatch(text):
+        hint = f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.fullmatch(text.lower()) else ""
         return f"'{value}' must be lowercase letters and digits in dash-separated groups ({REGION_RE.pattern}){hint}"
     return None
 
@@ -114,7 +116,7 @@ def bucket_problem(value: str, provider: str, checked: str | None = None) -> str
         return f"'{value}' has a sub-path; the platform takes the bucket itself only ({form})"
     if text.endswith("/"):
         return f"'{value}' must not end with '/' ({form})"
-    if not BUCKET_RES[provider].match(text):
+    if not BUCKET_RES[provider].fullmatch(text):
         return f"'{value}' is not a {provider} bucket URI; use {form}"
     return None
 
@@ -127,6 +129,6 @@ def endpoint_problem(value: str, checked: str | None = None) -> str | None:
             f"'{value}' ends with '/': a trailing slash silently breaks log delivery; "
             f"use the bare origin '{value.rstrip('/')}'"
         )
-    if not ORIGIN_RE.match(text):
+    if not ORIGIN_RE.fullmatch(text):
         return f"'{value}' must be a bare https://<host> origin, with no path, query or trailing slash"
     return None

@@ -1,0 +1,63 @@
+"""Checks on the raw stack config, before the models see it.
+
+Two rules hold for every value whatever its place, so they are checked once over the
+whole document instead of in each field: no control characters (a name ending in a
+newline would reach an immutable registration; escape sequences would reach a reviewer's
+terminal), and `{secure: ...}` only where a secret belongs (a secret in a tag or a name
+would be stored and shown in clear)."""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
+# The config keys that hold secrets (GenericResource: kubeconfig, cliToken). A kubeconfig
+# is multi-line text, so these are also the only values where control characters may be.
+SECRET_KEYS = frozenset({"kubeconfig", "cliToken"})
+
+
+def is_secure(value: Any) -> bool:
+    """`{secure: <ciphertext>}`: how Pulumi stack files hold an encrypted value."""
+    return isinstance(value, dict) and set(value) == {"secure"}
+
+
+def control_character(text: str) -> str | None:
+    """The first control or format character in `text` (escaped for a message), if any."""
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def printable(text: str) -> str:
+    """`text` with every control or format character escaped (`\\n`, `\\x1b`, `\\u202e`):
+    what a terminal, a log or a PR comment shows of a value from a hostile file."""
+    if not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
+        return text
+    return "".join(
+        char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") else char
+        for char in text
+    )
+
+
+def raw_problems(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """(location, message) for every value that breaks the two document-wide rules."""
+    key = loc[-1] if loc else None
+    if key in SECRET_KEYS:
+        return  # a secret is opaque: never inspected, never echoed
+    if is_secure(value):
+        yield loc, (
+            "a secret ({secure: ...}) is not accepted here: only kubeconfig and cliToken are secrets; "
+            "set this value in clear"
+        )
+    elif isinstance(value, dict):
+        for child_key, child in value.items():
+            if isinstance(child_key, str) and control_character(child_key):
+                yield (*loc, child_key), f"the key contains the control or format character {control_character(child_key)}; remove it"
+                continue
+            yield from raw_problems(child, (*loc, child_key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from raw_problems(child, (*loc, index))
+    elif isinstance(value, str) and control_character(value):
+        yield loc, f"contains the control or format character {control_character(value)}; remove it"
