@@ -15,22 +15,20 @@ STACK ?= example
 JOBS ?= 2
 INSTALLER ?= auto
 UV_HOME := .uv
-# The locks and their top-level lists (uv.toml holds the compile settings).
-LOCKS := requirements.txt policy/requirements.txt requirements-uv.txt
 
 .PHONY: plan test validate venv lock uv clean bench
 
 venv: $(STAMP)
 
 # Shell code that prints the path of a uv binary: the one on PATH, else a copy installed
-# from requirements-uv.txt (hash-checked) into $(UV_HOME); fails when uv cannot be had,
-# and the caller falls back to pip. A variable, not a target: `make -n` must not run it.
+# from requirements-uv.txt (hash-checked; pip --target, no venv to create) into
+# $(UV_HOME). It fails when uv cannot be had, and the caller falls back to pip.
+# A variable, not a target, so that `make -n` prints it instead of running it.
 FIND_UV = if command -v uv >/dev/null 2>&1; then command -v uv; exit 0; fi; \
 	if [ ! -x $(UV_HOME)/bin/uv ] || [ requirements-uv.txt -nt $(UV_HOME)/bin/uv ]; then \
 	  rm -rf $(UV_HOME); \
-	  { $(PYTHON) -m venv $(UV_HOME) && $(UV_HOME)/bin/python -m pip install --quiet \
-	      --disable-pip-version-check --require-hashes --only-binary :all: -r requirements-uv.txt; \
-	  } >&2 || { rm -rf $(UV_HOME); exit 1; }; \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --target $(UV_HOME) \
+	    --require-hashes --only-binary :all: -r requirements-uv.txt >&2 || { rm -rf $(UV_HOME); exit 1; }; \
 	  touch $(UV_HOME)/bin/uv; \
 	fi; \
 	echo $(UV_HOME)/bin/uv
@@ -53,11 +51,14 @@ $(STAMP): requirements.txt
 
 # Regenerates every lock from its .in file (keeping the versions already pinned where
 # the .in allows them). `make lock UPGRADE=1` moves every transitive pin to its newest.
+# The policy pack's lock is constrained by the program's, so that the packages both use
+# (pulumi, pydantic, protobuf...) are the same versions in ./venv and policy/venv.
+COMPILE = $$uv pip compile --quiet $(if $(UPGRADE),--upgrade)
 lock:
 	@set -e; uv=$$($(FIND_UV)); \
-	for lock in $(LOCKS); do \
-	  $$uv pip compile --quiet $(if $(UPGRADE),--upgrade) --output-file=$$lock $${lock%.txt}.in; \
-	done
+	$(COMPILE) --output-file=requirements.txt requirements.in; \
+	$(COMPILE) --constraint=requirements.txt --output-file=policy/requirements.txt policy/requirements.in; \
+	$(COMPILE) --output-file=requirements-uv.txt requirements-uv.in
 
 plan: $(STAMP)
 	$(PY) -m preflight validate stacks/Pulumi.$(STACK).yaml

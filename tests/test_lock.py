@@ -24,6 +24,8 @@ LOCKS = {  # lock -> its top-level list
     "policy/requirements.txt": "policy/requirements.in",
     "requirements-uv.txt": "requirements-uv.in",
 }
+# The policy pack's lock is compiled with the program's as constraints (same versions).
+CONSTRAINTS = {"policy/requirements.txt": "requirements.txt"}
 RENOVATE = ROOT / "renovate.json"
 
 
@@ -99,6 +101,8 @@ def test_lock_holds_nothing_the_top_level_list_does_not_need(lock: str) -> None:
             if reason.startswith("-r "):
                 assert reason == f"-r {source}", f"{lock}: {name} comes from {reason}"
                 assert name in pins, f"{name} is locked as top-level but is not in {source}: run `make lock`"
+            elif reason.startswith("-c "):
+                assert reason == f"-c {CONSTRAINTS.get(lock)}", f"{lock}: {name} is constrained by {reason}"
             else:
                 assert normalize(reason) in locked, f"{lock}: {name} is needed by {reason}, which is not locked"
 
@@ -112,7 +116,8 @@ def test_every_locked_package_carries_hashes_and_the_header_renovate_reruns(lock
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in entry.hashes), name
     # Renovate regenerates a lock by rerunning this command from the repository root; the
     # settings that are not in it (universal, python-version, generate-hashes) are in uv.toml.
-    assert header == f"uv pip compile --output-file={lock} {LOCKS[lock]}"
+    constraint = f"--constraint={CONSTRAINTS[lock]} " if lock in CONSTRAINTS else ""
+    assert header == f"uv pip compile {constraint}--output-file={lock} {LOCKS[lock]}"
 
 
 def test_uv_settings_make_one_hashed_lock_for_every_platform() -> None:
@@ -148,8 +153,11 @@ def test_makefile_installs_with_hash_checking_by_uv_or_pip() -> None:
         )
         assert result.returncode == 0, result.stderr
         assert expected.replace("venv/bin", "/nonexistent/venv/bin") in result.stdout, result.stdout
-    uv_install = subprocess.run(["make", "-n", "lock"], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert "--require-hashes --only-binary :all: -r requirements-uv.txt" in uv_install.stdout
+    lock = " ".join(subprocess.run(["make", "-n", "lock"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout.split())
+    assert "--require-hashes --only-binary :all: -r requirements-uv.txt" in lock  # uv itself, hash-checked
+    for name, source in LOCKS.items():  # `make lock` writes each lock with its header's command
+        constraint = f"--constraint={CONSTRAINTS[name]} " if name in CONSTRAINTS else ""
+        assert f"pip compile --quiet {constraint}--output-file={name} {source}" in lock, name
 
 
 def test_pulumi_project_files_install_the_locks_into_the_venvs_they_name() -> None:
