@@ -1,13 +1,12 @@
 """The GitHub Actions workflows: schema-valid, and wired the way the design says.
 
-actionlint is not available offline; check-jsonschema (pinned in requirements.txt) vendors
+actionlint is not available offline; check-jsonschema (pinned in requirements.in) vendors
 the GitHub workflow schema. The structural asserts below catch what a schema cannot: a
 preview without its policy pack, a stack missing from the matrix, a secret leaking into
 the fork-safe workflow, a deploy that could be cancelled half-way or skip its environment."""
 from __future__ import annotations
 
 import base64
-
 import re
 import subprocess
 import sys
@@ -106,7 +105,7 @@ def deploy_job() -> dict[str, Any]:
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_workflow_matches_the_github_schema(path: Path) -> None:
     exe = Path(sys.executable).parent / "check-jsonschema"
-    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.txt (make venv)"
+    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.in (make venv)"
     result = subprocess.run(
         [str(exe), "--builtin-schema", "vendor.github-workflows", str(path)],
         capture_output=True, text=True, timeout=120,
