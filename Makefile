@@ -1,6 +1,11 @@
 # Two commands: `make plan` (what the example stack would deploy) and `make test`.
 # Both create ./venv from requirements.txt when it is missing or older than
 # requirements.txt; it is the same venv the Pulumi CLI uses (Pulumi.yaml).
+#
+# requirements.txt is a lock: every package pinned with its sha256 hashes, generated from
+# requirements.in by `make lock`; installs check every hash. uv installs it when it can be
+# had (on PATH, or installed from requirements-uv.txt, also hash-checked, into .uv/);
+# otherwise pip does. INSTALLER=pip forces pip.
 PYTHON ?= python3
 VENV := venv
 PY := $(VENV)/bin/python
@@ -8,15 +13,52 @@ STAMP := $(VENV)/.installed
 STACK ?= example
 # xdist workers: the suite runs each program under mocks in a fresh process.
 JOBS ?= 2
+INSTALLER ?= auto
+UV_HOME := .uv
 
-.PHONY: plan test validate venv clean bench
+.PHONY: plan test validate venv lock uv clean bench
 
 venv: $(STAMP)
 
+# Shell code that prints the path of a uv binary: the one on PATH, else a copy installed
+# from requirements-uv.txt (hash-checked; pip --target, no venv to create) into
+# $(UV_HOME). It fails when uv cannot be had, and the caller falls back to pip.
+# A variable, not a target, so that `make -n` prints it instead of running it.
+FIND_UV = if command -v uv >/dev/null 2>&1; then command -v uv; exit 0; fi; \
+	if [ ! -x $(UV_HOME)/bin/uv ] || [ requirements-uv.txt -nt $(UV_HOME)/bin/uv ]; then \
+	  rm -rf $(UV_HOME); \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --target $(UV_HOME) \
+	    --require-hashes --only-binary :all: -r requirements-uv.txt >&2 || { rm -rf $(UV_HOME); exit 1; }; \
+	  touch $(UV_HOME)/bin/uv; \
+	fi; \
+	echo $(UV_HOME)/bin/uv
+
+uv:
+	@$(FIND_UV)
+
 $(STAMP): requirements.txt
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@set -e; \
+	if [ "$(INSTALLER)" != pip ] && uv=$$($(FIND_UV)); then \
+	  echo "installing the lock with $$uv"; \
+	  test -x $(PY) || $(PYTHON) -m venv $(VENV); \
+	  $$uv pip sync --quiet --require-hashes --python $(PY) requirements.txt; \
+	else \
+	  echo "installing the lock with pip"; \
+	  test -x $(PY) || $(PYTHON) -m venv $(VENV); \
+	  $(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.txt; \
+	fi
 	@touch $(STAMP)
+
+# Regenerates every lock from its .in file (keeping the versions already pinned where
+# the .in allows them). `make lock UPGRADE=1` moves every transitive pin to its newest.
+# The policy pack's lock is constrained by the program's, so that the packages both use
+# (pulumi, pydantic, protobuf...) are the same versions in ./venv and policy/venv.
+COMPILE = $$uv pip compile --quiet $(if $(UPGRADE),--upgrade)
+lock:
+	@set -e; uv=$$($(FIND_UV)); \
+	$(COMPILE) --output-file=requirements.txt requirements.in; \
+	$(COMPILE) --constraint=requirements.txt --output-file=policy/requirements.txt policy/requirements.in; \
+	$(COMPILE) --output-file=requirements-uv.txt requirements-uv.in
 
 plan: $(STAMP)
 	$(PY) -m preflight validate stacks/Pulumi.$(STACK).yaml

@@ -1,11 +1,12 @@
 """The GitHub Actions workflows: schema-valid, and wired the way the design says.
 
-actionlint is not available offline; check-jsonschema (pinned in requirements.txt) vendors
+actionlint is not available offline; check-jsonschema (pinned in requirements.in) vendors
 the GitHub workflow schema. The structural asserts below catch what a schema cannot: a
 preview without its policy pack, a stack missing from the matrix, a secret leaking into
-the fork-safe workflow."""
+the fork-safe workflow, a deploy that could be cancelled half-way or skip its environment."""
 from __future__ import annotations
 
+import base64
 import re
 import subprocess
 import sys
@@ -19,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / ".github" / "workflows"
 PREVIEW = WORKFLOWS / "preview.yml"
 OFFLINE = WORKFLOWS / "offline-checks.yml"
+DEPLOY = WORKFLOWS / "deploy.yml"
+ALL = [PREVIEW, OFFLINE, DEPLOY]
 PLAN_ALL = ROOT / "scripts" / "plan_all.sh"
 SECRET_REF = re.compile(r"secrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
 
@@ -49,6 +52,34 @@ def stacks_on_disk() -> list[str]:
     return sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
 
 
+def is_ciphertext(value: str) -> bool:
+    """A `secure:` value the CLI could decrypt: base64 (`v1:<nonce>:<ciphertext>` for the
+    passphrase provider). The placeholders in stacks/Pulumi.example.yaml are not."""
+    parts = value.removeprefix("v1:").split(":")
+    try:
+        return all(base64.b64decode(part, validate=True) for part in parts)
+    except ValueError:
+        return False
+
+
+def secure_values(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        if set(node) == {"secure"}:
+            return [str(node["secure"])]
+        return [v for child in node.values() for v in secure_values(child)]
+    if isinstance(node, list):
+        return [v for child in node for v in secure_values(child)]
+    return []
+
+
+def deployable_stacks() -> list[str]:
+    """Stacks a real preview or `pulumi up` can run: every secret real ciphertext."""
+    return [
+        stack for stack in stacks_on_disk()
+        if all(is_ciphertext(v) for v in secure_values(yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())))
+    ]
+
+
 def secrets_referenced(path: Path) -> set[str]:
     return {a or b for a, b in SECRET_REF.findall(path.read_text(encoding="utf-8"))}
 
@@ -63,13 +94,18 @@ def offline_job() -> dict[str, Any]:
     return load(OFFLINE)["jobs"]["checks"]
 
 
+@pytest.fixture(scope="module")
+def deploy_job() -> dict[str, Any]:
+    return load(DEPLOY)["jobs"]["deploy"]
+
+
 # --- both -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", [PREVIEW, OFFLINE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_workflow_matches_the_github_schema(path: Path) -> None:
     exe = Path(sys.executable).parent / "check-jsonschema"
-    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.txt (make venv)"
+    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.in (make venv)"
     result = subprocess.run(
         [str(exe), "--builtin-schema", "vendor.github-workflows", str(path)],
         capture_output=True, text=True, timeout=120,
@@ -77,7 +113,7 @@ def test_workflow_matches_the_github_schema(path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("path", [PREVIEW, OFFLINE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_every_action_is_pinned_to_a_version(path: Path) -> None:
     for job in load(path)["jobs"].values():
         for step in steps(job):
@@ -85,7 +121,7 @@ def test_every_action_is_pinned_to_a_version(path: Path) -> None:
                 assert re.search(r"@(v\d+(\.\d+)*|[0-9a-f]{40})$", step["uses"]), step["uses"]
 
 
-@pytest.mark.parametrize("path", [PREVIEW, OFFLINE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_python_311_and_the_makefile_venv(path: Path) -> None:
     job = next(iter(load(path)["jobs"].values()))
     setup = index_of(job, lambda s: uses(s) == "actions/setup-python")
@@ -97,8 +133,49 @@ def test_python_311_and_the_makefile_venv(path: Path) -> None:
 
 def test_no_workflow_runs_pull_request_target() -> None:
     # pull_request_target runs with secrets and a writable token: never on untrusted code.
-    for path in (PREVIEW, OFFLINE):
+    for path in ALL:
         assert "pull_request_target" not in load(path)["on"], path.name
+
+
+# Majors whose action.yml has `runs: using: node24` (Node 20 is being removed), read from
+# each action's own action.yml on 2026-11-30. A new action fails here until it is checked.
+NODE24_MAJORS = {
+    "actions/checkout": 5,
+    "actions/setup-python": 6,
+    "actions/upload-artifact": 6,
+    "marocchino/sticky-pull-request-comment": 3,
+    "azure/login": 3,
+    "aws-actions/configure-aws-credentials": 6,
+    "google-github-actions/auth": 3,
+    "pulumi/actions": 7,
+}
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+def test_every_action_is_on_a_major_that_runs_on_node24(path: Path) -> None:
+    for job in load(path)["jobs"].values():
+        for step in steps(job):
+            if "uses" not in step:
+                continue
+            action, _, ref = step["uses"].partition("@")
+            assert action in NODE24_MAJORS, f"{action}: check its action.yml `runs.using`, then list it here"
+            major = re.match(r"v(\d+)", ref)
+            assert major and int(major.group(1)) >= NODE24_MAJORS[action], f"{step['uses']} runs on an older Node"
+
+
+def test_only_stacks_with_real_secrets_get_a_real_preview_or_deploy(preview_job, deploy_job) -> None:
+    # example's secrets are placeholders the CLI cannot decrypt: offline checks only.
+    assert "example" in stacks_on_disk() and "example" not in deployable_stacks()
+    assert "dev" in deployable_stacks()
+    assert sorted(deploy_job["strategy"]["matrix"]["stack"]) == deployable_stacks()
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "`example` is checked offline only" in readme
+
+
+def test_the_placeholder_test_tells_ciphertext_from_placeholders() -> None:
+    assert not is_ciphertext("v1:Yz3kLq8mB0+example-ciphertext/kubeconfig==")
+    assert is_ciphertext("v1:3ZtOqDZ5uMkNqQmj:tq0BqBuwyL0tnk0GzZkkBjEeJ/0eNw==")
+    assert secure_values({"a": [{"b": {"secure": "x"}}, {"secure": "y"}], "c": "z"}) == ["x", "y"]
 
 
 # --- preview ------------------------------------------------------------------------------
@@ -106,7 +183,7 @@ def test_no_workflow_runs_pull_request_target() -> None:
 
 def test_preview_runs_pulumi_preview_with_policy_and_a_pr_comment(preview_job) -> None:
     step = steps(preview_job)[index_of(preview_job, lambda s: uses(s) == "pulumi/actions")]
-    assert step["uses"] == "pulumi/actions@v6"
+    assert step["uses"] == "pulumi/actions@v7"
     options = step["with"]
     assert options["command"] == "preview"
     assert options["comment-on-pr"] is True
@@ -119,8 +196,8 @@ def test_preview_runs_pulumi_preview_with_policy_and_a_pr_comment(preview_job) -
         assert (ROOT / "policy" / "PulumiPolicy.yaml").is_file()
 
 
-def test_preview_matrix_lists_exactly_the_stacks_in_stacks_dir(preview_job) -> None:
-    assert sorted(preview_job["strategy"]["matrix"]["stack"]) == stacks_on_disk()
+def test_preview_matrix_lists_exactly_the_deployable_stacks_in_stacks_dir(preview_job) -> None:
+    assert sorted(preview_job["strategy"]["matrix"]["stack"]) == deployable_stacks()
     assert preview_job["strategy"]["fail-fast"] is False  # one broken stack must not hide the others
 
 
@@ -130,7 +207,9 @@ def test_preview_logs_in_to_every_cloud_before_pulumi_runs(preview_job) -> None:
                    "google-github-actions/auth"):
         assert index_of(preview_job, lambda s, a=action: uses(s) == a) < pulumi_step, action
     assert index_of(preview_job, lambda s: "make venv" in s.get("run", "")) < pulumi_step
-    assert index_of(preview_job, lambda s: "policy/requirements.txt" in s.get("run", "")) < pulumi_step
+    policy_venv = steps(preview_job)[index_of(preview_job, lambda s: "policy/requirements.txt" in s.get("run", ""))]
+    assert steps(preview_job).index(policy_venv) < pulumi_step
+    assert "--require-hashes" in policy_venv["run"]
     by_action = {uses(s): s.get("with", {}) for s in steps(preview_job)}
     assert set(by_action["azure/login"]) >= {"client-id", "tenant-id", "subscription-id"}
     assert all("secrets." in by_action["azure/login"][k] for k in ("client-id", "tenant-id", "subscription-id"))
@@ -152,10 +231,56 @@ def test_preview_has_least_permissions_and_skips_forks(preview_job) -> None:
     assert "github.event.pull_request.number" in group and "matrix.stack" in group
 
 
-def test_preview_documents_every_secret_it_uses() -> None:
-    header = "".join(line for line in PREVIEW.read_text(encoding="utf-8").splitlines(True) if line.startswith("#"))
-    for name in secrets_referenced(PREVIEW):
+@pytest.mark.parametrize("path", [PREVIEW, DEPLOY], ids=lambda p: p.name)
+def test_documents_every_secret_it_uses(path: Path) -> None:
+    header = "".join(line for line in path.read_text(encoding="utf-8").splitlines(True) if line.startswith("#"))
+    for name in secrets_referenced(path):
         assert name in header, f"secrets.{name} is used but not described in the header comment"
+
+
+# --- deploy -------------------------------------------------------------------------------
+
+
+def test_deploy_runs_on_push_to_main_only() -> None:
+    assert load(DEPLOY)["on"] == {"push": {"branches": ["main"]}}
+    assert load(DEPLOY)["permissions"] == {"contents": "read", "id-token": "write"}
+
+
+def test_deploy_runs_each_stack_behind_its_environment_one_at_a_time(deploy_job) -> None:
+    assert deploy_job["environment"] == "${{ matrix.stack }}"  # required reviewers live there
+    concurrency = deploy_job["concurrency"]
+    # Per stack, not per commit: two pushes must not update one stack at once, and a
+    # running `pulumi up` is never cancelled half-way.
+    assert concurrency["group"] == "deploy-${{ matrix.stack }}"
+    assert concurrency["cancel-in-progress"] is False
+    assert deploy_job["strategy"]["fail-fast"] is False
+    assert deploy_job["strategy"]["matrix"]["stack"] == load(PREVIEW)["jobs"]["preview"]["strategy"]["matrix"]["stack"]
+
+
+def test_deploy_validates_then_runs_pulumi_up_with_the_policy_pack(deploy_job) -> None:
+    pulumi_step = index_of(deploy_job, lambda s: uses(s) == "pulumi/actions")
+    venv = index_of(deploy_job, lambda s: s.get("run", "").strip() == "make venv")
+    validate = index_of(deploy_job, lambda s: "-m preflight validate" in s.get("run", ""))
+    assert venv < validate < pulumi_step
+    assert "stacks/Pulumi.${{ matrix.stack }}.yaml" in steps(deploy_job)[validate]["run"]
+    policy_venv = index_of(deploy_job, lambda s: "policy/requirements.txt" in s.get("run", ""))
+    assert "--require-hashes" in steps(deploy_job)[policy_venv]["run"] and policy_venv < pulumi_step
+    for action in ("azure/login", "aws-actions/configure-aws-credentials", "google-github-actions/auth"):
+        assert validate < index_of(deploy_job, lambda s, a=action: uses(s) == a) < pulumi_step, action
+    options = steps(deploy_job)[pulumi_step]["with"]
+    assert options["command"] == "up"
+    assert options["policyPacks"] == "policy"
+    assert options["stack-name"] == "${{ vars.PULUMI_ORG }}/${{ matrix.stack }}"
+    assert options["work-dir"] == "."
+    env = deploy_job["env"]
+    assert str(env["ARM_USE_OIDC"]).lower() == "true"
+    assert env["PULUMI_ACCESS_TOKEN"] == "${{ secrets.PULUMI_ACCESS_TOKEN }}"
+
+
+def test_deploy_header_names_the_environment_oidc_subject() -> None:
+    # A job with an environment presents `repo:<owner>/<repo>:environment:<name>` to the
+    # clouds, so the federated credentials must trust that subject.
+    assert "repo:<owner>/<repo>:environment:<stack>" in DEPLOY.read_text(encoding="utf-8")
 
 
 # --- offline checks ---------------------------------------------------------------------------
