@@ -32,6 +32,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from preflight.escape import html_text, md_code, md_text, printable
 from preflight.planfile import (
     SECRET,
     Graph,
@@ -266,6 +267,10 @@ def compare(base: Resource, head: Resource, renewed: set[str]) -> Change:
     options = merged_options(base, head)
     ignored = [p for p in options.get("ignoreChanges") or [] if isinstance(p, str)]
     replacing = list(options.get("replaceOnChanges") or []) + identity_patterns(head)
+    if is_registration(head):
+        # Immutable on the platform whatever the plan's options say: a head plan that
+        # dropped replaceOnChanges must not turn a delete-and-create into an "update".
+        replacing.append("*")
     change = new_change(head, "same")
     change.notes = option_notes(base, head)
     change.hidden_secrets = diff.hidden_secrets
@@ -490,27 +495,21 @@ def render_changes(changes: list[Change], color: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def md_code(value: str) -> str:
-    """Inline code that survives backticks and pipes inside a table cell."""
-    value = value.replace("\n", " ").replace("|", "\\|")
-    return f"`` {value} ``" if "`" in value else f"`{value}`"
-
-
 def md_details(change: Change) -> list[str]:
     state = ", disruptive" if change.disruptive else ""
     lines = [f"<details><summary><code>{SYMBOLS[change.action]}</code> {change.action} "
-             f"<code>{change.name}</code>{state}</summary>", ""]
+             f"<code>{html_text(change.name)}</code>{state}</summary>", ""]
     if change.action in ("update", "replace") and change.properties:
         lines += ["| property | old | new | |", "|---|---|---|---|"]
         for p in change.properties:
             new = "(known after apply)" if p.kind == "computed" else md_code(show_value(p.new))
-            flags = "; ".join(e for e in (p.note, "**forces replacement**" if p.forces_replacement else "") if e)
+            flags = "; ".join(e for e in (md_text(p.note or ""), "**forces replacement**" if p.forces_replacement else "") if e)
             lines.append(f"| {md_code(p.path)} | {md_code(show_value(p.old))} | {new} | {flags} |")
         lines.append("")
     if change.reasons:
-        lines += ["**Why this is disruptive:**", ""] + [f"- {r}" for r in change.reasons] + [""]
+        lines += ["**Why this is disruptive:**", ""] + [f"- {md_text(r)}" for r in change.reasons] + [""]
     if change.notes:
-        lines += [f"- note: {n}" for n in change.notes] + [""]
+        lines += [f"- note: {md_text(n)}" for n in change.notes] + [""]
     return lines + ["</details>", ""]
 
 
@@ -526,7 +525,7 @@ def render_markdown(changes: list[Change]) -> str:
         for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
             flag = "**disruptive**" if c.disruptive else ""
             lines.append(f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
-                         f"| {c.cloud_resource or 'cloud'} | {flag} |")
+                         f"| {md_text(c.cloud_resource or 'cloud')} | {flag} |")
         lines.append("")
     for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
         if c.reasons or c.notes or (c.action in ("update", "replace") and c.properties):
@@ -534,7 +533,7 @@ def render_markdown(changes: list[Change]) -> str:
     noted = [c for c in changes if c.action == "same" and c.notes]
     if noted:
         lines += ["Options changed, no resource change:", ""]
-        lines += [f"- {md_code(c.name)}: {'; '.join(c.notes)}" for c in noted] + [""]
+        lines += [f"- {md_code(c.name)}: {md_text('; '.join(c.notes))}" for c in noted] + [""]
     note = hidden_secrets_note(changes)
     if note:
         lines.append(f"_{note}_")
@@ -572,9 +571,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", help="also write every resource's change as JSON")
     p.add_argument("--format", choices=("text", "markdown"), default="text",
                    help="text for a terminal (default) or markdown for a pull-request comment")
+    p.add_argument("--allow-other-stack", action="store_true",
+                   help="compare plans of different stacks or projects (refused by default)")
     p.add_argument("--fail-on-disruptive", action="store_true",
                    help="exit 3 when any change is disruptive")
     return p
+
+
+def plans_mismatch(base: Plan, head: Plan) -> str | None:
+    """Plans of two projects or stacks compare every resource as deleted and created,
+    which reads like a catastrophe or, worse, hides one: say so instead."""
+    for key in ("project", "stack"):
+        if base.get(key) != head.get(key):
+            return f"the plans are of different {key}s ({printable(str(base.get(key)))} vs {printable(str(head.get(key)))})"
+    return None
 
 
 def main(argv: list[str]) -> int:
@@ -583,10 +593,15 @@ def main(argv: list[str]) -> int:
     except SystemExit as stop:  # --help, or a usage error already printed by argparse
         return stop.code if isinstance(stop.code, int) else 2
     try:
-        changes = diff_plans(read(args.base), read(args.head))
+        base, head = read(args.base), read(args.head)
     except PlanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    mismatch = plans_mismatch(base, head)
+    if mismatch and not args.allow_other_stack:
+        print(f"error: {mismatch}; pass --allow-other-stack to compare them anyway", file=sys.stderr)
+        return 2
+    changes = diff_plans(base, head)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as handle:

@@ -14,6 +14,7 @@ import pulumi
 
 from components.spec import SpecError
 from preflight import planfile
+from preflight.escape import printable_document
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
@@ -50,7 +51,7 @@ def render(plan: Plan, width: int, color: bool) -> str:
     from preflight.rollout import estimate, render_estimate
     from preflight.tree import render_summary, render_tree
 
-    document = plan.to_json()
+    document = printable_document(plan.to_json())
     return "\n".join(
         [render_tree(document, width=width, color=color), "", render_summary(document, width), "", render_estimate(estimate(document), width=width)]
     )

@@ -19,6 +19,7 @@ from fnmatch import fnmatchcase
 from typing import Any, TextIO
 
 from preflight import inputs
+from preflight.escape import printable_document
 
 Resource = dict[str, Any]
 Plan = dict[str, Any]
@@ -106,9 +107,11 @@ def read_json(path: str) -> Any:
     regular files only, size and depth caps, no duplicate keys); PlanError with its
     one-line reason otherwise."""
     try:
-        return inputs.read_json(path)
+        document = inputs.read_json(path)
     except inputs.InputError as error:
         raise PlanError(str(error)) from None
+    # Everything a renderer shows comes from here: control characters end escaped.
+    return printable_document(document)
 
 
 def read(path: str) -> Plan:

@@ -145,13 +145,26 @@ def test_any_registration_change_replaces_it(base: Plan) -> None:
 
 def test_a_named_replace_on_changes_covers_itself_and_below_only(base: Plan) -> None:
     def narrow(resource: dict[str, Any]) -> None:
-        resource["options"]["replaceOnChanges"] = ["properties.region"]
+        resource["options"]["replaceOnChanges"] = ["values.global"]
 
-    narrowed = edited(base, "aws-usw2-registration", narrow)
-    other = edited(narrowed, "aws-usw2-registration", set_in(["properties", "cloudStorageBucketRegion"], "x-1"))
-    assert change_of(diff_plans(narrowed, other), "aws-usw2-registration").action == "update"
-    region = edited(narrowed, "aws-usw2-registration", set_in(["properties", "region"], "us-east-1"))
-    assert change_of(diff_plans(narrowed, region), "aws-usw2-registration").action == "replace"
+    narrowed = edited(base, "aws-usw2-anyscale-operator", narrow)
+    other = edited(narrowed, "aws-usw2-anyscale-operator", set_in(["values", "networking", "gateway", "name"], "x"))
+    assert change_of(diff_plans(narrowed, other), "aws-usw2-anyscale-operator").action == "update"
+    below = edited(narrowed, "aws-usw2-anyscale-operator", set_in(["values", "global", "cloudProvider"], "gcp"))
+    assert change_of(diff_plans(narrowed, below), "aws-usw2-anyscale-operator").action == "replace"
+
+
+def test_a_registration_is_replaced_whatever_its_options_say(base: Plan) -> None:
+    # A head plan that drops (or narrows) replaceOnChanges on a registration must not
+    # show the platform's delete-and-create as a harmless update.
+    def drop(resource: dict[str, Any]) -> None:
+        resource["options"]["replaceOnChanges"] = []
+
+    stripped = edited(base, "aws-usw2-registration", drop)
+    head = edited(stripped, "aws-usw2-registration", set_in(["properties", "cloudStorageBucketRegion"], "x-1"))
+    change = change_of(diff_plans(stripped, head), "aws-usw2-registration")
+    assert change.action == "replace"
+    assert change.disruptive
 
 
 def test_replace_on_changes_matches_whole_segments(base: Plan) -> None:
