@@ -75,10 +75,43 @@ class PlanError(inputs.InputError):
     """A file that cannot be used as a plan (every preflight command exits 2)."""
 
 
+# Each field of a plan record and the JSON types it may hold (None: absent or null).
+_STR_OR_NULL = (str, type(None))
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "parent": _STR_OR_NULL,
+    "provider": _STR_OR_NULL,
+    "custom": (bool, type(None)),
+    "inputs": (dict, type(None)),
+    "options": (dict, type(None)),
+    "dependsOn": (list, type(None)),
+}
+_OPTION_FIELDS: dict[str, tuple[type, ...]] = {
+    "protect": (bool, type(None)),
+    "deleteBeforeReplace": (bool, type(None)),
+    "retainOnDelete": (bool, type(None)),
+    "deletedWith": _STR_OR_NULL,
+    "replaceOnChanges": (list, type(None)),
+    "ignoreChanges": (list, type(None)),
+    "additionalSecretOutputs": (list, type(None)),
+}
+_STRING_LISTS = ("dependsOn", "replaceOnChanges", "ignoreChanges", "additionalSecretOutputs")
+_KIND = {dict: "an object", list: "a list", str: "a string", bool: "true or false"}
+
+
+def _kind(types: tuple[type, ...]) -> str:
+    return " or ".join(_KIND[t] for t in types if t is not type(None)) + " (or null)"
+
+
 def plan_problem(plan: Any) -> str | None:
-    """Why `plan` is not a plan (None when it is): the shape every reader relies on."""
+    """Why `plan` is not a plan (None when it is): the shape every reader relies on,
+    down to the type of each field, so that no reader meets a value it cannot use."""
     if not isinstance(plan, dict) or not isinstance(plan.get("resources"), list):
         return 'expected an object with a "resources" list (python -m preflight plan --json FILE)'
+    for key in ("project", "stack"):
+        if not isinstance(plan.get(key, ""), str):
+            return f"`{key}` must be a string"
+    if not isinstance(plan.get("outputs", {}), dict):
+        return "`outputs` must be an object"
     seen: set[str] = set()
     for i, resource in enumerate(plan["resources"]):
         if not isinstance(resource, dict) or not all(isinstance(resource.get(k), str) for k in ("urn", "type")) \
@@ -87,10 +120,18 @@ def plan_problem(plan: Any) -> str | None:
         if resource["urn"] in seen:
             return f"resources[{i}] repeats URN {resource['urn']}"
         seen.add(resource["urn"])
-        for key, kind in (("inputs", dict), ("options", dict), ("dependsOn", list)):
-            if resource.get(key) is not None and not isinstance(resource[key], kind):
-                what = "an object" if kind is dict else "a list"
-                return f"resources[{i}] ({resource_name(resource)}): `{key}` must be {what}"
+        where = f"resources[{i}] ({resource_name(resource)})"
+        for key, types in _FIELDS.items():
+            if not isinstance(resource.get(key), types):
+                return f"{where}: `{key}` must be {_kind(types)}"
+        options = resource.get("options") or {}
+        for key, types in _OPTION_FIELDS.items():
+            if not isinstance(options.get(key), types):
+                return f"{where}: `options.{key}` must be {_kind(types)}"
+        for key in _STRING_LISTS:
+            values = resource.get(key) if key == "dependsOn" else options.get(key)
+            if values and not all(isinstance(v, str) for v in values):
+                return f"{where}: every entry of `{key}` must be a string"
     return None
 
 

@@ -2,11 +2,20 @@
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis profiles for every property test: `ci` (the default) bounds the run time,
+# `thorough` (HYPOTHESIS_PROFILE=thorough) searches much longer. No deadline: the
+# machine is shared, and a slow example is not a failure.
+settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:

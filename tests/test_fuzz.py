@@ -22,9 +22,7 @@ from components.spec import SpecError, load_spec
 from preflight import validate
 from tests.conftest import stack_values
 
-settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=2000, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+# Profiles (`ci`, `thorough`): tests/conftest.py.
 
 EXAMPLE = stack_values("example")
 

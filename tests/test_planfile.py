@@ -84,9 +84,9 @@ def test_a_recorded_plan_is_valid(plan: dict[str, Any], example_plan: Any) -> No
         ({"resources": [{"urn": "u::a", "type": "t", "name": 7}]},
          "resources[0] is not a plan record: it needs a string `urn` and `type` (and `name`)"),
         ({"resources": [{"urn": "u::a", "type": "t"}, {"urn": "u::a", "type": "t"}]}, "resources[1] repeats URN u::a"),
-        ({"resources": [{"urn": "u::a", "type": "t", "inputs": []}]}, "resources[0] (a): `inputs` must be an object"),
-        ({"resources": [{"urn": "u::a", "type": "t", "options": "x"}]}, "resources[0] (a): `options` must be an object"),
-        ({"resources": [{"urn": "u::a", "type": "t", "dependsOn": {}}]}, "resources[0] (a): `dependsOn` must be a list"),
+        ({"resources": [{"urn": "u::a", "type": "t", "inputs": []}]}, "resources[0] (a): `inputs` must be an object (or null)"),
+        ({"resources": [{"urn": "u::a", "type": "t", "options": "x"}]}, "resources[0] (a): `options` must be an object (or null)"),
+        ({"resources": [{"urn": "u::a", "type": "t", "dependsOn": {}}]}, "resources[0] (a): `dependsOn` must be a list (or null)"),
     ],
 )
 def test_shape_problems(document: Any, problem: str) -> None:
