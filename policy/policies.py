@@ -178,28 +178,31 @@ def check_retain_on_delete(args: ResourceValidationArgs, _: Config) -> list[str]
 # --- the console's CORS rule ---------------------------------------------------------------
 
 
-def check_console_cors(args: ResourceValidationArgs, config: Config) -> list[str]:
-    kind, want = args.resource_type, cors_rule(config)
+def cors_shape(args: ResourceValidationArgs) -> storage.CorsShape | None:
+    """Where this resource keeps CORS rules; None when it has none to check (an S3 bucket
+    carries them only when it sets corsRules inline)."""
+    kind = args.resource_type
     if type_is(kind, storage.BLOB_SERVICE):
-        return storage.cors_problems(args.props, storage.AZURE_CORS, want)
+        return storage.AZURE_CORS
     if type_is(kind, *storage.S3_CORS):
-        return storage.cors_problems(args.props, storage.S3_CORS_SHAPE, want)
+        return storage.S3_CORS_SHAPE
     if storage.is_s3_bucket(kind) and get(args.props, "corsRules") is not MISSING:
-        return storage.cors_problems(args.props, storage.S3_CORS_SHAPE, want)
+        return storage.S3_CORS_SHAPE
     if type_is(kind, storage.GCS_BUCKET):
-        return storage.cors_problems(args.props, storage.GCS_CORS, want)
-    return []
+        return storage.GCS_CORS
+    return None
+
+
+def check_console_cors(args: ResourceValidationArgs, config: Config) -> list[str]:
+    shape = cors_shape(args)
+    return storage.cors_problems(args.props, shape, cors_rule(config)) if shape else []
 
 
 def check_cors_origins(args: ResourceValidationArgs, config: Config) -> list[str]:
-    kind, console, extra = args.resource_type, platform.CONSOLE_ORIGIN, list(config["extraOrigins"])
-    if type_is(kind, storage.BLOB_SERVICE):
-        return storage.cors_origin_problems(args.props, storage.AZURE_CORS, console, extra)
-    if type_is(kind, *storage.S3_CORS) or storage.is_s3_bucket(kind):
-        return storage.cors_origin_problems(args.props, storage.S3_CORS_SHAPE, console, extra)
-    if type_is(kind, storage.GCS_BUCKET):
-        return storage.cors_origin_problems(args.props, storage.GCS_CORS, console, extra)
-    return []
+    shape = cors_shape(args)
+    if shape is None:
+        return []
+    return storage.cors_origin_problems(args.props, shape, platform.CONSOLE_ORIGIN, list(config["extraOrigins"]))
 
 
 def check_cors_coverage(args: StackValidationArgs, config: Config) -> list[tuple[str, str]]:
