@@ -20,8 +20,9 @@ from pulumi_policy import (
     StackValidationPolicy,
 )
 
-from rules import clusters, identity, platform, registration, stack, storage
-from rules.options import offline_option
+from rules import aws_iam, clusters, gcp_iam, identity, platform, registration, secrets, stack, storage
+from rules.options import PlanResourceOptions, offline_option
+from rules.registry import REGISTRY, registry_problems
 from rules.values import MISSING, get, type_is
 
 PACK_NAME = "anyscale-cloud"
@@ -146,8 +147,10 @@ def check_s3_storage(args: ResourceValidationArgs, _: Config) -> list[str]:
         return storage.s3_encryption_problems(get(args.props, "rules"))
     if type_is(kind, *storage.S3_ACL):
         return storage.s3_acl_problems(args.props)
+    if type_is(kind, aws_iam.BUCKET_POLICY):
+        return aws_iam.bucket_policy_problems(args.props)
     if storage.is_s3_bucket(kind):
-        return storage.s3_bucket_problems(args.props)
+        return storage.s3_bucket_problems(args.props) + aws_iam.bucket_policy_problems(args.props)
     return []
 
 
@@ -158,7 +161,7 @@ def check_s3_coverage(args: StackValidationArgs, _: Config) -> list[tuple[str, s
 def check_gcs_storage(args: ResourceValidationArgs, _: Config) -> list[str]:
     if type_is(args.resource_type, storage.GCS_BUCKET):
         return storage.gcs_bucket_problems(args.props)
-    return []
+    return gcp_iam.bucket_public_problems(args.resource_type, args.props)
 
 
 def check_retain_on_delete(args: ResourceValidationArgs, _: Config) -> list[str]:
@@ -175,17 +178,31 @@ def check_retain_on_delete(args: ResourceValidationArgs, _: Config) -> list[str]
 # --- the console's CORS rule ---------------------------------------------------------------
 
 
-def check_console_cors(args: ResourceValidationArgs, config: Config) -> list[str]:
-    kind, want = args.resource_type, cors_rule(config)
+def cors_shape(args: ResourceValidationArgs) -> storage.CorsShape | None:
+    """Where this resource keeps CORS rules; None when it has none to check (an S3 bucket
+    carries them only when it sets corsRules inline)."""
+    kind = args.resource_type
     if type_is(kind, storage.BLOB_SERVICE):
-        return storage.cors_problems(args.props, storage.AZURE_CORS, want)
+        return storage.AZURE_CORS
     if type_is(kind, *storage.S3_CORS):
-        return storage.cors_problems(args.props, storage.S3_CORS_SHAPE, want)
+        return storage.S3_CORS_SHAPE
     if storage.is_s3_bucket(kind) and get(args.props, "corsRules") is not MISSING:
-        return storage.cors_problems(args.props, storage.S3_CORS_SHAPE, want)
+        return storage.S3_CORS_SHAPE
     if type_is(kind, storage.GCS_BUCKET):
-        return storage.cors_problems(args.props, storage.GCS_CORS, want)
-    return []
+        return storage.GCS_CORS
+    return None
+
+
+def check_console_cors(args: ResourceValidationArgs, config: Config) -> list[str]:
+    shape = cors_shape(args)
+    return storage.cors_problems(args.props, shape, cors_rule(config)) if shape else []
+
+
+def check_cors_origins(args: ResourceValidationArgs, config: Config) -> list[str]:
+    shape = cors_shape(args)
+    if shape is None:
+        return []
+    return storage.cors_origin_problems(args.props, shape, platform.CONSOLE_ORIGIN, list(config["extraOrigins"]))
 
 
 def check_cors_coverage(args: StackValidationArgs, config: Config) -> list[tuple[str, str]]:
@@ -214,7 +231,58 @@ def check_principal_vs_client(args: ResourceValidationArgs, _: Config) -> list[s
     return []
 
 
+def check_federated_subject(args: ResourceValidationArgs, _: Config) -> list[str]:
+    if type_is(args.resource_type, identity.FEDERATED_CREDENTIAL):
+        return identity.federated_subject_problems(args.props)
+    return []
+
+
+def check_aws_permissions(args: ResourceValidationArgs, _: Config) -> list[str]:
+    return aws_iam.permissions_problems(args.resource_type, args.props)
+
+
+def check_aws_trust(args: ResourceValidationArgs, _: Config) -> list[str]:
+    if type_is(args.resource_type, aws_iam.ROLE):
+        return aws_iam.trust_problems(args.props)
+    return []
+
+
+def check_gcp_project_roles(args: ResourceValidationArgs, _: Config) -> list[str]:
+    return gcp_iam.project_role_problems(args.resource_type, args.props)
+
+
+def check_gcp_workload_identity(args: ResourceValidationArgs, _: Config) -> list[str]:
+    return gcp_iam.workload_identity_problems(args.resource_type, args.props)
+
+
+def check_registry(args: ResourceValidationArgs, _: Config) -> list[str]:
+    if type_is(args.resource_type, REGISTRY):
+        return registry_problems(args.props)
+    return []
+
+
+def check_clear_secrets(args: ResourceValidationArgs, _: Config) -> list[str]:
+    """Offline only: a real engine hands a policy secrets as plain values (see rules/secrets.py)."""
+    if not isinstance(args.opts, PlanResourceOptions):
+        return []
+    return secrets.clear_secret_problems(args.props)
+
+
 # --- clusters and the operator ---------------------------------------------------------------
+
+
+def check_aks_rbac(args: ResourceValidationArgs, _: Config) -> list[str]:
+    if type_is(args.resource_type, clusters.MANAGED_CLUSTER):
+        return clusters.aks_rbac_problems(args.props)
+    return []
+
+
+def check_operator_identity(args: ResourceValidationArgs, _: Config) -> list[str]:
+    settings = clusters.operator_settings(args.resource_type, args.props)
+    if not isinstance(settings, dict):
+        return []
+    provider = "Azure" if type_is(args.resource_type, clusters.EXTENSION) else settings.get("global.cloudProvider")
+    return identity.operator_iam_identity_problems(settings, provider)
 
 
 def check_aks_identity(args: ResourceValidationArgs, _: Config) -> list[str]:
@@ -273,7 +341,7 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
     stack_policy(
         "registration-order",
         "The first cloud resource registration is 'default' with provider Azure, each later one depends on "
-        "the one before it, and names are unique within the cloud.",
+        "the one before it, and names are unique within the cloud, ignoring case.",
         MANDATORY,
         check_registration_order,
     ),
@@ -294,8 +362,8 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
     ),
     resource_policy(
         "storage-s3-secure",
-        "S3 public access blocks set all four flags, default encryption uses AES256 or KMS, and no bucket has "
-        "a public canned ACL.",
+        "S3 public access blocks set all four flags, default encryption uses AES256 or KMS, no bucket has "
+        "a public canned ACL, and no bucket policy allows everyone ('*' without a Condition) or a wildcard action.",
         MANDATORY,
         check_s3_storage,
     ),
@@ -307,7 +375,8 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
     ),
     resource_policy(
         "storage-gcs-secure",
-        "GCS buckets enforce uniform bucket-level access and public access prevention.",
+        "GCS buckets enforce uniform bucket-level access and public access prevention, and no bucket IAM grant or "
+        "ACL names allUsers or allAuthenticatedUsers.",
         MANDATORY,
         check_gcs_storage,
     ),
@@ -320,6 +389,21 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
         check_console_cors,
         CORS_SCHEMA,
     ),
+    resource_policy(
+        "cors-origins",
+        "CORS settings on our buckets allow no origin beyond the console's: never '*', never plain http, no "
+        "other site unless listed in extraOrigins.",
+        MANDATORY,
+        check_cors_origins,
+        {
+            "extraOrigins": {
+                "type": "array",
+                "items": {"type": "string"},
+                "default": [],
+                "description": "https origins allowed next to the console's ('*' and http:// are never accepted)",
+            }
+        },
+    ),
     stack_policy(
         "console-cors-coverage",
         "Every storage account we create has a BlobServiceProperties with the console's CORS rule, and every "
@@ -330,8 +414,9 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
     ),
     resource_policy(
         "identity-role-assignments",
-        "No role assignment grants Owner, Contributor or User Access Administrator, and none is scoped to a "
-        "whole subscription (or above).",
+        "No role assignment grants Owner, Contributor, User Access Administrator, Role Based Access Control "
+        "Administrator or Storage Account Contributor, and none is scoped to a whole resource group, subscription "
+        "(or above).",
         MANDATORY,
         check_role_assignments,
         {
@@ -351,6 +436,65 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
         check_principal_vs_client,
     ),
     resource_policy(
+        "identity-federated-subject",
+        "A federated identity credential trusts exactly the operator's service account "
+        "(system:serviceaccount:anyscale-operator:anyscale-operator) with audience api://AzureADTokenExchange.",
+        MANDATORY,
+        check_federated_subject,
+    ),
+    resource_policy(
+        "identity-aws-policies",
+        "AWS permissions policies allow no '*' or '<service>:*' action, and no role or user gets "
+        "AdministratorAccess, PowerUserAccess or IAMFullAccess.",
+        MANDATORY,
+        check_aws_permissions,
+    ),
+    resource_policy(
+        "identity-aws-trust",
+        "IAM role trust policies let no '*' principal assume the role, and a web-identity (IRSA) trust names one "
+        "service account in a ':sub' condition without wildcards.",
+        MANDATORY,
+        check_aws_trust,
+    ),
+    resource_policy(
+        "identity-gcp-project-roles",
+        "No project-level IAM grant of roles/owner or roles/editor.",
+        MANDATORY,
+        check_gcp_project_roles,
+    ),
+    resource_policy(
+        "identity-gcp-workload-identity",
+        "roles/iam.workloadIdentityUser is granted only to "
+        "serviceAccount:<project>.svc.id.goog[anyscale-operator/anyscale-operator].",
+        MANDATORY,
+        check_gcp_workload_identity,
+    ),
+    resource_policy(
+        "registry-private",
+        "The container registry has the admin user and anonymous pull off.",
+        MANDATORY,
+        check_registry,
+    ),
+    resource_policy(
+        "secrets-not-in-clear",
+        "No kubeconfig, token or key in clear in the plan: values under credential keys and strings shaped like a "
+        "kubeconfig or a JWT must be Pulumi secrets (offline only).",
+        MANDATORY,
+        check_clear_secrets,
+    ),
+    resource_policy(
+        "aks-rbac",
+        "AKS clusters keep Kubernetes RBAC on.",
+        MANDATORY,
+        check_aks_rbac,
+    ),
+    resource_policy(
+        "operator-iam-identity",
+        "The Anyscale operator on Azure, AWS or GCP has global.auth.iamIdentity set (its cloud identity).",
+        MANDATORY,
+        check_operator_identity,
+    ),
+    resource_policy(
         "aks-workload-identity",
         "AKS clusters have the OIDC issuer and workload identity enabled (the operator's identity is federated).",
         MANDATORY,
@@ -358,8 +502,8 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
     ),
     resource_policy(
         "chart-versions-pinned",
-        "Helm releases pin a chart version; the operator's AKS extension pins its version without minor "
-        "auto-upgrades.",
+        "Helm releases pin one exact chart version (not a range like '>=1.0.0', '~1.2', '*' or a tag like "
+        "'latest'); the operator's AKS extension pins its version the same way, without minor auto-upgrades.",
         MANDATORY,
         check_chart_versions,
     ),

@@ -475,7 +475,9 @@ def test_role_assignments_compliant(plan, name):
     [
         (OWNER, "Owner"),
         ("b24988ac-6180-42a0-ab88-20f7382dd24c", "Contributor"),
-        ("18D7D88D-D35E-4FB4-A5C3-7773B4E72A59", "User Access Administrator"),
+        ("18D7D88D-D35E-4FB5-A5C3-7773C20A72D9", "User Access Administrator"),
+        ("f58310d9-a9f6-439a-9e8d-f62e7b41a168", "Role Based Access Control Administrator"),
+        ("17d1049b-9a84-46fb-8f53-869881c3d3ab", "Storage Account Contributor"),
     ],
 )
 def test_role_assignments_no_broad_roles(plan, role, name):
@@ -491,9 +493,24 @@ def test_role_assignments_not_at_subscription_scope(plan, scope):
     one(validate("identity-role-assignments", rec), "whole subscription", "scope it to the one resource")
 
 
-def test_role_assignments_resource_group_scope_is_fine(plan):
+@pytest.mark.parametrize("scope", ["/subscriptions/0000/resourceGroups/rg-ml-platform-dev", "/subscriptions/${azure.subscriptionId}/resourceGroups/rg/"])
+def test_role_assignments_not_at_resource_group_scope(plan, scope):
     rec = copy.deepcopy(record(plan, "default-operator-storage"))
-    rec["inputs"]["scope"] = "/subscriptions/0000/resourceGroups/rg-ml-platform-dev"
+    rec["inputs"]["scope"] = scope
+    one(validate("identity-role-assignments", rec), "a whole resource group", "scope it to the one resource")
+
+
+@pytest.mark.parametrize(
+    "scope",
+    [
+        "${default-storage.id}",
+        "/subscriptions/0000/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct",
+        "/subscriptions/0000/resourceGroups/${rg.name}/providers/Microsoft.ContainerRegistry/registries/reg",
+    ],
+)
+def test_role_assignments_resource_scope_is_fine(plan, scope):
+    rec = copy.deepcopy(record(plan, "default-operator-storage"))
+    rec["inputs"]["scope"] = scope
     assert validate("identity-role-assignments", rec) == []
 
 
@@ -625,6 +642,371 @@ def test_operator_chart_keys_under_a_map_key_and_configurable(plan):
     assert validate("operator-chart-keys", rec, {"extraAllowedKeys": ["global.newThing"]}) == []
 
 
+# --- the gaps of issue 15: each planted in a real record, and its compliant form -----------------
+
+
+def retyped(rec: dict[str, Any], kind: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """A real record turned into another resource type (one our program does not create)."""
+    rec = copy.deepcopy(rec)
+    name = rec["name"]
+    rec.update(type=kind, inputs=inputs, urn=rec["urn"].rsplit("$", 1)[0] + f"${kind}::{name}")
+    return rec
+
+
+def doc(*statements: dict[str, Any]) -> str:
+    return json.dumps({"Version": "2012-10-17", "Statement": list(statements)})
+
+
+@pytest.mark.parametrize("name", list(CORS_RECORDS))
+def test_cors_origins(plan, name):
+    origins = FIELDS[name][0]
+    assert validate("cors-origins", record(plan, name)) == []
+    for extra, fragment in [
+        ("*", "any web page"),
+        ("http://console.azure.anyscale.com", "'http://console.azure.anyscale.com'"),
+        ("https://evil.example.com", "'https://evil.example.com'"),
+    ]:
+        rec = copy.deepcopy(record(plan, name))
+        _rule(rec)[origins] = [CONSOLE, extra]
+        one(validate("cors-origins", rec), fragment, f"only the console ({CONSOLE})")
+        assert validate("console-cors", rec) == []  # the console's rule itself is complete
+    rec = copy.deepcopy(record(plan, name))
+    _rule(rec)[origins] = [CONSOLE, "https://notebooks.example.com", "${some.origin}"]
+    assert validate("cors-origins", rec, {"extraOrigins": ["https://notebooks.example.com"]}) == []
+    _rule(rec)[origins] = [CONSOLE, "*"]
+    one(validate("cors-origins", rec, {"extraOrigins": ["*"]}), "'*'")  # never configurable
+
+
+def test_cors_origins_in_a_second_rule(plan):
+    rec = copy.deepcopy(record(plan, "aws-usw2-cors"))
+    rec["inputs"]["corsRules"].append({"allowedMethods": ["GET"], "allowedOrigins": ["*"]})
+    one(validate("cors-origins", rec), "'*'")
+
+
+def test_registry_private(plan):
+    assert validate("registry-private", record(plan, "ml-platform-dev-registry")) == []
+    rec = copy.deepcopy(record(plan, "ml-platform-dev-registry"))
+    del rec["inputs"]["adminUserEnabled"], rec["inputs"]["anonymousPullEnabled"]
+    assert validate("registry-private", rec) == []  # both default to off
+    for key, fix in [("adminUserEnabled", "admin_user_enabled=False"), ("anonymousPullEnabled", "anonymous_pull_enabled=False")]:
+        rec = copy.deepcopy(record(plan, "ml-platform-dev-registry"))
+        rec["inputs"][key] = True
+        one(validate("registry-private", rec), f"{key} is true", fix)
+        rec["inputs"][key] = UNKNOWN_BOOLEAN_VALUE
+        assert validate("registry-private", rec) == []
+
+
+BUCKET_POLICY = "aws:s3/bucketPolicy:BucketPolicy"
+PUBLIC_READ = {"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject", "Resource": "arn:aws:s3:::b/*"}
+DENY_HTTP = {
+    "Effect": "Deny",
+    "Principal": "*",
+    "Action": "s3:*",
+    "Resource": ["arn:aws:s3:::b", "arn:aws:s3:::b/*"],
+    "Condition": {"Bool": {"aws:SecureTransport": "false"}},
+}
+
+
+@pytest.mark.parametrize(
+    "statement, fragments",
+    [
+        (PUBLIC_READ, ["'s3:GetObject' to everyone"]),
+        ({**PUBLIC_READ, "Principal": {"AWS": "*"}}, ["to everyone"]),
+        ({**PUBLIC_READ, "Principal": {"AWS": ["arn:aws:iam::1:root", "*"]}}, ["to everyone"]),
+        ({**PUBLIC_READ, "Principal": {"AWS": "${aws-usw2-operator.arn}"}, "Action": "s3:*"}, ["allows 's3:*'"]),
+        ({**PUBLIC_READ, "Principal": {"AWS": "${aws-usw2-operator.arn}"}, "Action": ["s3:GetObject", "*"]}, ["allows '*'"]),
+    ],
+)
+def test_s3_bucket_policy_violations(plan, statement, fragments):
+    bucket = record(plan, "aws-usw2-bucket")
+    rec = retyped(bucket, BUCKET_POLICY, {"bucket": "${aws-usw2-bucket.id}", "policy": doc(DENY_HTTP, statement)})
+    one(validate("storage-s3-secure", rec), *fragments)
+    inline = copy.deepcopy(bucket)
+    inline["inputs"]["policy"] = doc(statement)
+    one(validate("storage-s3-secure", inline), *fragments)
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        doc(DENY_HTTP),  # Principal '*' in a Deny: the usual TLS-only guard
+        doc({**PUBLIC_READ, "Condition": {"StringEquals": {"aws:SourceVpce": "vpce-1"}}}),
+        doc({**PUBLIC_READ, "Principal": {"AWS": "${aws-usw2-operator.arn}"}}),
+        "${aws-usw2-bucket-policy.json}",
+        "<unknown>",
+    ],
+)
+def test_s3_bucket_policy_compliant(plan, policy):
+    rec = retyped(record(plan, "aws-usw2-bucket"), BUCKET_POLICY, {"bucket": "b", "policy": policy})
+    assert validate("storage-s3-secure", rec) == []
+
+
+def test_aws_policies_compliant(plan):
+    for name in ("aws-usw2-operator-s3", "aws-usw2-operator"):
+        assert validate("identity-aws-policies", record(plan, name)) == [], name
+
+
+@pytest.mark.parametrize("action, shown", [("*", "'*'"), ("s3:*", "'s3:*'"), (["s3:GetObject", "iam:*"], "'iam:*'")])
+def test_aws_policies_wildcard_actions(plan, action, shown):
+    rec = copy.deepcopy(record(plan, "aws-usw2-operator-s3"))
+    rec["inputs"]["policy"] = doc({"Effect": "Allow", "Action": action, "Resource": "*"})
+    one(validate("identity-aws-policies", rec), f"allows {shown}", "list the actions")
+    rec["inputs"]["policy"] = doc({"Effect": "Deny", "Action": action, "Resource": "*"})
+    assert validate("identity-aws-policies", rec) == []
+    role = copy.deepcopy(record(plan, "aws-usw2-operator"))
+    role["inputs"]["inlinePolicies"] = [{"name": "extra", "policy": doc({"Effect": "Allow", "Action": action, "Resource": "*"})}]
+    one(validate("identity-aws-policies", role), "inline policy 'extra'", shown)
+
+
+@pytest.mark.parametrize("arn", ["arn:aws:iam::aws:policy/AdministratorAccess", "arn:aws-us-gov:iam::aws:policy/IAMFullAccess"])
+def test_aws_policies_broad_managed_policies(plan, arn):
+    attachment = retyped(
+        record(plan, "aws-usw2-operator"),
+        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+        {"policyArn": arn, "role": "${aws-usw2-operator.name}"},
+    )
+    one(validate("identity-aws-policies", attachment), f"attaches {arn}")
+    role = copy.deepcopy(record(plan, "aws-usw2-operator"))
+    role["inputs"]["managedPolicyArns"] = ["arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess", arn]
+    one(validate("identity-aws-policies", role), f"attaches {arn}")
+    attachment["inputs"]["policyArn"] = "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy"
+    assert validate("identity-aws-policies", attachment) == []
+
+
+def _trust(rec: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(rec["inputs"]["assumeRolePolicy"])
+
+
+def _with_trust(rec: dict[str, Any], trust: dict[str, Any]) -> dict[str, Any]:
+    rec = copy.deepcopy(rec)
+    rec["inputs"]["assumeRolePolicy"] = json.dumps(trust)
+    return rec
+
+
+def test_aws_trust_compliant(plan):
+    operator = record(plan, "aws-usw2-operator")
+    assert validate("identity-aws-trust", operator) == []
+    service = _with_trust(operator, {"Statement": [{"Effect": "Allow", "Principal": {"Service": "eks.amazonaws.com"}, "Action": "sts:AssumeRole"}]})
+    assert validate("identity-aws-trust", service) == []
+    unknown = copy.deepcopy(operator)
+    unknown["inputs"]["assumeRolePolicy"] = "${aws-usw2-trust.json}"
+    assert validate("identity-aws-trust", unknown) == []
+
+
+def test_aws_trust_violations(plan):
+    operator = record(plan, "aws-usw2-operator")
+    trust = _trust(operator)
+    conditions = trust["Statement"][0]["Condition"]["StringEquals"]
+    sub = next(k for k in conditions if k.endswith(":sub"))
+    assert conditions[sub] == "system:serviceaccount:anyscale-operator:anyscale-operator"  # the real one
+
+    no_condition = copy.deepcopy(trust)
+    del no_condition["Statement"][0]["Condition"]
+    one(validate("identity-aws-trust", _with_trust(operator, no_condition)), "no ':sub' condition", "any pod")
+
+    audience_only = copy.deepcopy(trust)
+    del audience_only["Statement"][0]["Condition"]["StringEquals"][sub]
+    one(validate("identity-aws-trust", _with_trust(operator, audience_only)), "no ':sub' condition")
+
+    wildcard = copy.deepcopy(trust)
+    wildcard["Statement"][0]["Condition"] = {"StringLike": {sub: "system:serviceaccount:*"}}
+    one(validate("identity-aws-trust", _with_trust(operator, wildcard)), "'system:serviceaccount:*'", "wildcard")
+
+    for principal in ("*", {"AWS": "*"}, {"Federated": "*"}):
+        anyone = copy.deepcopy(trust)
+        anyone["Statement"][0]["Principal"] = principal
+        one(validate("identity-aws-trust", _with_trust(operator, anyone)), "any principal ('*')")
+
+
+def test_gcs_bucket_not_public(plan):
+    grant = record(plan, "gcp-usc1-operator-storage-objects")
+    assert validate("storage-gcs-secure", grant) == []
+    public = copy.deepcopy(grant)
+    public["inputs"]["member"] = "allUsers"
+    one(validate("storage-gcs-secure", public), "grants the bucket to allUsers")
+    binding = retyped(
+        grant,
+        "gcp:storage/bucketIAMBinding:BucketIAMBinding",
+        {"bucket": "b", "role": "roles/storage.objectViewer", "members": ["serviceAccount:${sa.email}", "allAuthenticatedUsers"]},
+    )
+    one(validate("storage-gcs-secure", binding), "allAuthenticatedUsers")
+    policy_data = json.dumps({"bindings": [{"role": "roles/storage.objectViewer", "members": ["allUsers"]}]})
+    one(validate("storage-gcs-secure", retyped(grant, "gcp:storage/bucketIAMPolicy:BucketIAMPolicy", {"bucket": "b", "policyData": policy_data})), "allUsers")
+    acl = retyped(grant, "gcp:storage/bucketACL:BucketACL", {"bucket": "b", "roleEntities": ["OWNER:project-owners-1", "READER:allUsers"]})
+    one(validate("storage-gcs-secure", acl), "allUsers")
+    binding["inputs"]["members"] = ["serviceAccount:${sa.email}"]
+    assert validate("storage-gcs-secure", binding) == []
+
+
+@pytest.mark.parametrize(
+    "kind, inputs",
+    [
+        ("gcp:projects/iAMMember:IAMMember", {"project": "p", "role": "roles/owner", "member": "serviceAccount:${sa.email}"}),
+        ("gcp:projects/iAMBinding:IAMBinding", {"project": "p", "role": "roles/editor", "members": ["serviceAccount:${sa.email}"]}),
+        (
+            "gcp:projects/iAMPolicy:IAMPolicy",
+            {"project": "p", "policyData": json.dumps({"bindings": [{"role": "roles/owner", "members": ["user:a@example.com"]}]})},
+        ),
+    ],
+)
+def test_gcp_project_roles(plan, kind, inputs):
+    rec = retyped(record(plan, "gcp-usc1-operator-storage-objects"), kind, inputs)
+    one(validate("identity-gcp-project-roles", rec), "on the whole project", "grant a narrow role")
+    narrow = json.loads(json.dumps(inputs).replace("roles/owner", "roles/logging.logWriter").replace("roles/editor", "roles/logging.logWriter"))
+    assert validate("identity-gcp-project-roles", retyped(rec, kind, narrow)) == []
+
+
+def test_gcp_project_roles_ignore_bucket_grants(plan):
+    rec = copy.deepcopy(record(plan, "gcp-usc1-operator-storage-objects"))
+    rec["inputs"]["role"] = "roles/owner"  # a bucket-level grant: not this policy's concern
+    assert validate("identity-gcp-project-roles", rec) == []
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        "serviceAccount:my-gcp-project.svc.id.goog[default/default]",
+        "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/other]",
+        "serviceAccount:ci@my-gcp-project.iam.gserviceaccount.com",
+        "allAuthenticatedUsers",
+    ],
+)
+def test_gcp_workload_identity_violations(plan, member):
+    rec = copy.deepcopy(record(plan, "gcp-usc1-operator-workload-identity"))
+    rec["inputs"]["member"] = member
+    one(validate("identity-gcp-workload-identity", rec), repr(member), "[anyscale-operator/anyscale-operator]")
+    binding = retyped(
+        rec,
+        "gcp:serviceaccount/iAMBinding:IAMBinding",
+        {"role": "roles/iam.workloadIdentityUser", "serviceAccountId": "x", "members": [member]},
+    )
+    one(validate("identity-gcp-workload-identity", binding), repr(member))
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/anyscale-operator]",
+        "serviceAccount:${gcp-usc1-operator-sa.project}.svc.id.goog[anyscale-operator/anyscale-operator]",
+        "${some.member}",
+    ],
+)
+def test_gcp_workload_identity_compliant(plan, member):
+    rec = copy.deepcopy(record(plan, "gcp-usc1-operator-workload-identity"))
+    rec["inputs"]["member"] = member
+    assert validate("identity-gcp-workload-identity", rec) == []
+    rec["inputs"].update(role="roles/iam.serviceAccountUser", member="user:a@example.com")
+    assert validate("identity-gcp-workload-identity", rec) == []  # another role: not this policy's concern
+
+
+def test_aks_rbac(plan):
+    assert validate("aks-rbac", record(plan, "default-aks")) == []
+    rec = copy.deepcopy(record(plan, "default-aks"))
+    rec["inputs"]["enableRBAC"] = False
+    one(validate("aks-rbac", rec), "enableRBAC: false", "enable_rbac=True")
+    rec["inputs"]["enableRBAC"] = UNKNOWN_BOOLEAN_VALUE
+    assert validate("aks-rbac", rec) == []
+    del rec["inputs"]["enableRBAC"]
+    assert validate("aks-rbac", rec) == []  # on by default
+
+
+def test_federated_subject(plan):
+    rec = record(plan, "default-operator-federation")
+    assert validate("identity-federated-subject", rec) == []
+    for subject in ("system:serviceaccount:default:default", "system:serviceaccount:anyscale-operator:*", ""):
+        bad = copy.deepcopy(rec)
+        bad["inputs"]["subject"] = subject
+        one(validate("identity-federated-subject", bad), repr(subject), "system:serviceaccount:anyscale-operator:anyscale-operator")
+    bad = copy.deepcopy(rec)
+    bad["inputs"]["audiences"] = ["api://AzureADTokenExchange", "https://evil.example.com"]
+    one(validate("identity-federated-subject", bad), "audiences", "api://AzureADTokenExchange")
+    unknown = copy.deepcopy(rec)
+    unknown["inputs"]["subject"] = "system:serviceaccount:${ns.name}:anyscale-operator"
+    assert validate("identity-federated-subject", unknown) == []
+
+
+@pytest.mark.parametrize("name, kind", [("default-operator-extension", "client ID"), ("aws-usw2-anyscale-operator", "IAM role ARN"), ("gcp-usc1-anyscale-operator", "service account email")])
+def test_operator_iam_identity(plan, name, kind):
+    assert validate("operator-iam-identity", record(plan, name)) == []
+    rec = copy.deepcopy(record(plan, name))
+    if "configurationSettings" in rec["inputs"]:
+        del rec["inputs"]["configurationSettings"]["global.auth.iamIdentity"]
+    else:
+        del rec["inputs"]["values"]["global"]["auth"]["iamIdentity"]
+    one(validate("operator-iam-identity", rec), "global.auth.iamIdentity is not set", kind)
+    _set_setting(rec, "global.auth.iamIdentity", "")
+    one(validate("operator-iam-identity", rec), "not set")
+
+
+def test_operator_iam_identity_not_for_generic(plan):
+    rec = record(plan, "onprem-anyscale-operator")
+    assert "iamIdentity" not in json.dumps(rec["inputs"])
+    assert validate("operator-iam-identity", rec) == []
+
+
+@pytest.mark.parametrize("version", ["*", ">=1.0.0", "~1.2", "^1.8.0", "latest", "1.x", "1.8", "1.8.0 - 1.9.0", " 1.8.0"])
+def test_chart_versions_must_be_exact(plan, version):
+    for name in ("default-kuberay", "aws-usw2-anyscale-operator", "default-operator-extension"):
+        rec = copy.deepcopy(record(plan, name))
+        rec["inputs"]["version"] = version
+        one(validate("chart-versions-pinned", rec), repr(version), "exact version")
+
+
+@pytest.mark.parametrize("version", ["1.8.0", "v1.7.0", "1.8.0-rc.1", "0.17.1+build.5", "${versions.kuberay}"])
+def test_chart_versions_exact_compliant(plan, version):
+    for name in ("default-kuberay", "default-operator-extension"):
+        rec = copy.deepcopy(record(plan, name))
+        rec["inputs"]["version"] = version
+        assert validate("chart-versions-pinned", rec) == [], (name, version)
+
+
+KUBECONFIG = "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://k8s.example.com'}\nusers:\n- name: u\n  user: {token: abc}\n"
+JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2lnbmF0dXJl"
+
+
+def test_secrets_in_clear_compliant(plan):
+    for rec in plan["resources"]:
+        assert validate("secrets-not-in-clear", rec) == [], rec["name"]
+
+
+@pytest.mark.parametrize(
+    "name, path, value, where, what",
+    [
+        ("default-k8s", ("kubeconfig",), KUBECONFIG, "kubeconfig", "a kubeconfig"),
+        ("default-k8s", ("kubeconfig",), json.dumps({"apiVersion": "v1", "kind": "Config"}), "kubeconfig", "a kubeconfig"),
+        ("default-k8s", ("kubeconfig",), "plain-text-token", "kubeconfig", "a credential"),
+        ("onprem-anyscale-operator", ("values", "global", "auth", "anyscaleCliToken"), "aph0_secret", "values.global.auth.anyscaleCliToken", "a credential"),
+        ("default-operator-extension", ("configurationProtectedSettings",), {"global.auth.anyscaleCliToken": "aph0_x"}, "configurationProtectedSettings.global.auth.anyscaleCliToken", "a credential"),
+        ("default-storage", ("tags",), {"note": JWT}, "tags.note", "a token (JWT)"),
+        ("default-envoy-gateway", ("values",), {"config": {"kube": KUBECONFIG}}, "values.config.kube", "a kubeconfig"),
+    ],
+)
+def test_secrets_in_clear(plan, name, path, value, where, what):
+    rec = copy.deepcopy(record(plan, name))
+    node = rec["inputs"]
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    messages = validate("secrets-not-in-clear", rec)
+    one(messages, f"{where} holds {what} in clear", "Pulumi secret")
+    assert "abc" not in messages[0] and "aph0" not in messages[0] and "eyJ" not in messages[0]  # never echoed
+    args = ResourceValidationArgs(rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(None), None)
+    found: list[str] = []
+    POLICIES["secrets-not-in-clear"].validate(args, lambda message, urn=None: found.append(message))
+    assert found == []  # a real engine hands secrets over in plain: offline only
+
+
+def test_registration_names_equal_but_for_case(plan):
+    for other in ("AWS-USW2", "Aws-Usw2"):
+        twice = edited(plan, "gcp-usc1-registration", lambda r: r["inputs"].update(resourceName=other))
+        found = validate_stack("registration-order", twice)
+        assert [u for u, _ in found] == [record(plan, "gcp-usc1-registration")["urn"]]
+        assert f"'{other}' equals 'aws-usw2' (aws-usw2-registration) but for case" in found[0][1]
+        assert "case-insensitive" in found[0][1]
+    renamed = edited(plan, "gcp-usc1-registration", lambda r: r["inputs"].update(resourceName="aws-usw3"))
+    assert validate_stack("registration-order", renamed) == []
+
+
 # --- preflight policy ------------------------------------------------------------------------------
 
 
@@ -679,6 +1061,19 @@ def _rename(rec: dict[str, Any]) -> None:
     rec["inputs"]["resourceName"] = "secondary"
 
 
+def _retype(kind: str, inputs: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    def edit(rec: dict[str, Any]) -> None:
+        rec.update(retyped(rec, kind, inputs))
+
+    return edit
+
+
+def _untrust(rec: dict[str, Any]) -> None:
+    trust = json.loads(rec["inputs"]["assumeRolePolicy"])
+    del trust["Statement"][0]["Condition"]
+    rec["inputs"]["assumeRolePolicy"] = json.dumps(trust)
+
+
 # (policy, multicloud?, record, edit or None to remove it, resource named in the output, the fix)
 PLANTED = [
     ("registration-properties", False, "default-registration", _set(("inputs", "properties", "provider"), "azure"), "default-registration", "write 'Azure'"),
@@ -699,6 +1094,28 @@ PLANTED = [
     ("operator-control-plane", False, "default-operator-extension", _set(("inputs", "configurationSettings", "global.controlPlaneURL"), CONSOLE + "/"), "default-operator-extension", "drop the trailing slash"),
     ("operator-chart-keys", False, "default-operator-extension", _set(("inputs", "configurationSettings", "networking.gateway.className"), "eg"), "default-operator-extension", "remove it"),
     ("operator-chart-keys", True, "aws-usw2-anyscale-operator", _set(("inputs", "values", "networking", "gateway", "className"), "eg"), "aws-usw2-anyscale-operator", "remove it"),
+    # the gaps of issue 15
+    ("cors-origins", False, "default-blob-cors", _set(("inputs", "cors", "corsRules", 0, "allowedOrigins"), [CONSOLE, "*"]), "default-blob-cors", "any web page"),
+    ("cors-origins", True, "gcp-usc1-storage", _set(("inputs", "cors", 0, "origins"), [CONSOLE, "http://localhost:8080"]), "gcp-usc1-storage", "'http://localhost:8080'"),
+    ("registry-private", False, "ml-platform-dev-registry", _set(("inputs", "anonymousPullEnabled"), True), "ml-platform-dev-registry", "anonymous_pull_enabled=False"),
+    ("identity-role-assignments", False, "default-operator-storage", _set(("inputs", "scope"), "/subscriptions/${azure.subscriptionId}/resourceGroups/rg-ml-platform-dev"), "default-operator-storage", "a whole resource group"),
+    ("identity-role-assignments", False, "default-operator-acrpush", _set(("inputs", "roleDefinitionId"), "/subscriptions/s/providers/Microsoft.Authorization/roleDefinitions/f58310d9-a9f6-439a-9e8d-f62e7b41a168"), "default-operator-acrpush", "Role Based Access Control Administrator"),
+    ("storage-s3-secure", True, "aws-usw2-bucket", _set(("inputs", "policy"), doc(PUBLIC_READ)), "aws-usw2-bucket", "to everyone"),
+    ("identity-aws-policies", True, "aws-usw2-operator-s3", _set(("inputs", "policy"), doc({"Effect": "Allow", "Action": "s3:*", "Resource": "*"})), "aws-usw2-operator-s3", "list the actions"),
+    ("identity-aws-policies", True, "aws-usw2-operator", _set(("inputs", "managedPolicyArns"), ["arn:aws:iam::aws:policy/AdministratorAccess"]), "aws-usw2-operator", "AdministratorAccess"),
+    ("identity-aws-trust", True, "aws-usw2-operator", _untrust, "aws-usw2-operator", "no ':sub' condition"),
+    ("storage-gcs-secure", True, "gcp-usc1-operator-storage-objects", _set(("inputs", "member"), "allUsers"), "gcp-usc1-operator-storage-objects", "allUsers"),
+    ("identity-gcp-project-roles", True, "gcp-usc1-operator-storage-objects", _retype("gcp:projects/iAMMember:IAMMember", {"project": "my-gcp-project", "role": "roles/owner", "member": "serviceAccount:${gcp-usc1-operator-sa.email}"}), "gcp-usc1-operator-storage-objects", "on the whole project"),
+    ("identity-gcp-workload-identity", True, "gcp-usc1-operator-workload-identity", _set(("inputs", "member"), "serviceAccount:my-gcp-project.svc.id.goog[default/default]"), "gcp-usc1-operator-workload-identity", "[anyscale-operator/anyscale-operator]"),
+    ("aks-rbac", False, "default-aks", _set(("inputs", "enableRBAC"), False), "default-aks", "enable_rbac=True"),
+    ("identity-federated-subject", False, "default-operator-federation", _set(("inputs", "subject"), "system:serviceaccount:default:default"), "default-operator-federation", "system:serviceaccount:anyscale-operator:anyscale-operator"),
+    ("operator-iam-identity", False, "default-operator-extension", _drop(("inputs", "configurationSettings", "global.auth.iamIdentity")), "default-operator-extension", "client ID"),
+    ("operator-iam-identity", True, "gcp-usc1-anyscale-operator", _drop(("inputs", "values", "global", "auth", "iamIdentity")), "gcp-usc1-anyscale-operator", "service account email"),
+    ("chart-versions-pinned", False, "default-kuberay", _set(("inputs", "version"), ">=1.0.0"), "default-kuberay", "exact version"),
+    ("chart-versions-pinned", False, "default-operator-extension", _set(("inputs", "version"), "latest"), "default-operator-extension", "exact version"),
+    ("secrets-not-in-clear", False, "default-k8s", _set(("inputs", "kubeconfig"), KUBECONFIG), "default-k8s", "kubeconfig holds a kubeconfig in clear"),
+    ("secrets-not-in-clear", True, "onprem-anyscale-operator", _set(("inputs", "values", "global", "auth", "anyscaleCliToken"), JWT), "onprem-anyscale-operator", "a token (JWT) in clear"),
+    ("registration-order", True, "gcp-usc1-registration", _set(("inputs", "resourceName"), "AWS-USW2"), "gcp-usc1-registration", "but for case"),
 ]
 
 
@@ -915,7 +1332,7 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     # The simulation holds: the project's packages cannot be imported there.
     assert found["importable"] == {"components": False, "preflight": False, "policy": False}
     assert found["pack"] == "anyscale-cloud"
-    assert len(found["policies"]) == 18
+    assert len(found["policies"]) == len(POLICIES) == 28
     assert {"registration-properties", "console-cors", "operator-chart-keys"} <= set(found["policies"])
     outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
     assert outside == []

@@ -2,10 +2,11 @@
 Anyscale operator's settings (platform.md 4)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS
-from rules.values import MISSING, UNKNOWN, flatten, get, is_map, is_unknown, keys, raw, type_is
+from rules.values import MISSING, UNKNOWN, flatten, get, is_map, is_unknown, keys, raw, sample, type_is
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 EXTENSION = "azure-native:kubernetesconfiguration:Extension"
@@ -32,6 +33,15 @@ def aks_identity_problems(props: Any) -> list[str]:
             "set security_profile={'workload_identity': {'enabled': True}}"
         )
     return problems
+
+
+def aks_rbac_problems(props: Any) -> list[str]:
+    if get(props, "enableRBAC") is not False:
+        return []
+    return [
+        "Kubernetes RBAC is off (enableRBAC: false): every authenticated user and pod is cluster-admin; "
+        "set enable_rbac=True (it cannot be turned on later without recreating the cluster)"
+    ]
 
 
 def aks_local_account_problems(props: Any) -> list[str]:
@@ -62,6 +72,11 @@ def chart_name(props: Any) -> Any:
     return chart.rstrip("/").rsplit("/", 1)[-1] if isinstance(chart, str) else chart
 
 
+# One exact version (SemVer, Helm's optional leading v): not a range (`>=1.0.0`, `~1.2`, `^1`,
+# `1.x`, `*`), not a tag (`latest`). Helm resolves a range to the newest match on every deploy.
+PINNED_VERSION_RE = re.compile(r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?")
+
+
 def chart_version_problems(resource_type: str, props: Any) -> list[str]:
     version = get(props, "version")
     if type_is(resource_type, EXTENSION):
@@ -70,14 +85,28 @@ def chart_version_problems(resource_type: str, props: Any) -> list[str]:
         problems = []
         if version is MISSING or version == "":
             problems.append("the operator extension's version is not pinned: set version (e.g. addons.anyscaleOperator.version)")
+        elif _not_exact(version):
+            problems.append(f"the operator extension's version {version!r} is not one exact version: pin one, e.g. 1.8.0")
         elif get(props, "autoUpgradeMinorVersion") not in (False, UNKNOWN):
             problems.append("autoUpgradeMinorVersion is on with a pinned version: set auto_upgrade_minor_version=False")
         return problems
+    name = chart_name(props)
+    what = f"chart {name!r}" if isinstance(name, str) else "the chart"
     if version is MISSING or version == "":
-        name = chart_name(props)
-        what = f"chart {name!r}" if isinstance(name, str) else "the chart"
         return [f"{what} has no version: an unpinned chart upgrades on any deploy; pin version (see components/defaults.py)"]
+    if _not_exact(version):
+        return [
+            f"{what} has version {version!r}, which is not one exact version: Helm installs the newest match on any "
+            "deploy; pin an exact version like 1.8.0 (see components/defaults.py)"
+        ]
     return []
+
+
+def _not_exact(version: Any) -> bool:
+    """A known version that is not one exact version (one with a placeholder in it is not known yet)."""
+    if version is UNKNOWN or (isinstance(version, str) and sample(version) != version):
+        return False
+    return not (isinstance(version, str) and PINNED_VERSION_RE.fullmatch(version))
 
 
 # --- the Anyscale operator -------------------------------------------------------------------

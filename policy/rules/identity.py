@@ -5,13 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.values import get, reference, sample
+from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT
+from rules.values import MISSING, UNKNOWN, get, is_list, is_unknown, reference, sample
 
 ROLE_ASSIGNMENT = "azure-native:authorization:RoleAssignment"
+FEDERATED_CREDENTIAL = "azure-native:managedidentity:FederatedIdentityCredential"
 # A whole subscription (or anything above it: a management group, the tenant root).
 BROAD_SCOPE_RE = re.compile(
     r"^(/subscriptions/[^/]+|/providers/Microsoft\.Management/managementGroups/[^/]+|)/?$", re.IGNORECASE
 )
+# A whole resource group: every resource in it, not the one the grant is for.
+GROUP_SCOPE_RE = re.compile(r"^/subscriptions/[^/]+/resourceGroups/[^/]+/?$", re.IGNORECASE)
 # Placeholders of a preflight plan name the output they stand for.
 CLIENT_ID_REF = re.compile(r"\$\{[^}]*\.clientId\}")
 PRINCIPAL_ID_REF = re.compile(r"\$\{[^}]*\.principalId\}")
@@ -38,7 +42,52 @@ def role_assignment_problems(props: Any, forbidden: dict[str, str]) -> list[str]
             f"is scoped to '{scope}', a whole subscription (or more): scope it to the one resource it is for "
             "(the storage account, the registry)"
         )
+    elif isinstance(scope, str) and GROUP_SCOPE_RE.match(sample(scope)):
+        problems.append(
+            f"is scoped to '{scope}', a whole resource group (every resource in it): scope it to the one resource "
+            "it is for (the storage account, the registry)"
+        )
     return problems
+
+
+def federated_subject_problems(props: Any) -> list[str]:
+    """The operator's identity trusts the cluster's tokens for its own service account only."""
+    problems = []
+    subject = get(props, "subject")
+    if subject is not UNKNOWN and not (isinstance(subject, str) and sample(subject) != subject):
+        if subject != OPERATOR_SUBJECT:
+            got = "not set" if subject is MISSING else repr(subject)
+            problems.append(
+                f"the federated subject is {got}: any pod running as that service account would get the operator's "
+                f"cloud identity; use exactly {OPERATOR_SUBJECT}"
+            )
+    audiences = get(props, "audiences")
+    if is_list(audiences) and all(isinstance(a, str) and not is_unknown(a) for a in audiences):
+        if list(audiences) != [FEDERATION_AUDIENCE]:
+            problems.append(f"the federated audiences are {list(audiences)!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
+    return problems
+
+
+# global.cloudProvider -> what global.auth.iamIdentity holds there (Generic uses a CLI token).
+IAM_IDENTITY_KIND = {
+    "azure": "the managed identity's client ID",
+    "aws": "the IAM role ARN",
+    "gcp": "the service account email",
+}
+
+
+def operator_iam_identity_problems(settings: Any, cloud_provider: Any) -> list[str]:
+    """The operator on a cloud gets its cloud identity: without it, it has no credentials."""
+    if not isinstance(settings, dict) or not isinstance(cloud_provider, str):
+        return []
+    kind = IAM_IDENTITY_KIND.get(cloud_provider.lower())
+    value = settings.get("global.auth.iamIdentity", MISSING)
+    if kind is None or (value is not MISSING and value != ""):
+        return []
+    return [
+        f"global.auth.iamIdentity is not set on a {cloud_provider} operator: it would run without cloud credentials "
+        f"(no access to the bucket); set it to {kind}"
+    ]
 
 
 def principal_problems(props: Any) -> list[str]:

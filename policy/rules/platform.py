@@ -53,10 +53,14 @@ CORS_EXPOSED_HEADERS = ["Accept-Ranges", "Content-Range", "Content-Length"]
 
 # --- Azure built-in roles (platform.md 3; the same GUID in every tenant) ---------------------
 
+# Checked against Microsoft's "Azure built-in roles" reference (learn.microsoft.com/azure/
+# role-based-access-control/built-in-roles).
 AZURE_ROLES: dict[str, str] = {
     "8e3af657-a8ff-443c-a75c-2fe8c4bcb635": "Owner",
     "b24988ac-6180-42a0-ab88-20f7382dd24c": "Contributor",
-    "18d7d88d-d35e-4fb4-a5c3-7773b4e72a59": "User Access Administrator",
+    "18d7d88d-d35e-4fb5-a5c3-7773c20a72d9": "User Access Administrator",
+    "f58310d9-a9f6-439a-9e8d-f62e7b41a168": "Role Based Access Control Administrator",
+    "17d1049b-9a84-46fb-8f53-869881c3d3ab": "Storage Account Contributor",
     "acdd72a7-3385-48ef-bd42-f606fba81ae7": "Reader",
     "ba92f5b4-2d11-453d-a403-e96b0029c9fe": "Storage Blob Data Contributor",
     "b7e6dc6d-f1e8-4753-8033-0f276bb0955b": "Storage Blob Data Owner",
@@ -65,10 +69,33 @@ AZURE_ROLES: dict[str, str] = {
     "8311e382-0749-4cb8-b61a-304f252e45ec": "AcrPush",
     "fb382eab-e894-4461-af04-94435c366c3f": "Container Registry Tasks Contributor",
 }
-# Roles no identity of ours needs: they grant everything, or the right to grant.
+# Roles no identity of ours needs: they grant everything, the right to grant roles, or the
+# storage account's keys (Storage Account Contributor: full data access through shared keys).
 BROAD_ROLES: dict[str, str] = {
-    guid: name for guid, name in AZURE_ROLES.items() if name in ("Owner", "Contributor", "User Access Administrator")
+    guid: name
+    for guid, name in AZURE_ROLES.items()
+    if name
+    in (
+        "Owner",
+        "Contributor",
+        "User Access Administrator",
+        "Role Based Access Control Administrator",
+        "Storage Account Contributor",
+    )
 }
+
+# --- the operator's identity (platform.md 3) -------------------------------------------------
+
+OPERATOR_NAMESPACE = "anyscale-operator"
+OPERATOR_SERVICE_ACCOUNT = "anyscale-operator"
+# Azure: the subject (and audience) of the federated identity credential.
+OPERATOR_SUBJECT = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}"
+FEDERATION_AUDIENCE = "api://AzureADTokenExchange"
+# GCP: the Workload Identity member bound to the operator's service account.
+WORKLOAD_IDENTITY_MEMBER_RE = re.compile(
+    rf"serviceAccount:[a-z0-9.:-]+\.svc\.id\.goog\[{OPERATOR_NAMESPACE}/{OPERATOR_SERVICE_ACCOUNT}\]"
+)
+WORKLOAD_IDENTITY_MEMBER_FORM = f"serviceAccount:<project>.svc.id.goog[{OPERATOR_NAMESPACE}/{OPERATOR_SERVICE_ACCOUNT}]"
 
 
 # --- checks -----------------------------------------------------------------------------------

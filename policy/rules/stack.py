@@ -99,6 +99,7 @@ def _primary(first: PolicyResource) -> list[Finding]:
 
 
 def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
+    """Azure resource names are case-insensitive (platform.md 9.3): `default` and `Default` collide."""
     seen: dict[tuple[Any, Any], PolicyResource] = {}
     findings = []
     for resource in chain:
@@ -106,17 +107,24 @@ def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
         if name is UNKNOWN:
             continue
         cloud = get(resource.props, "parentResourcePath")
-        key = (cloud if isinstance(cloud, str) else "", name)
-        if key in seen:
-            findings.append(
-                (
-                    resource.urn,
-                    f"registration name '{name}' is already used by {seen[key].name}: names are unique within the "
-                    "cloud (the platform answers HTTP 409); rename one of them",
-                )
+        folded = name.lower() if isinstance(name, str) else name
+        key = (cloud.lower() if isinstance(cloud, str) else "", folded)
+        if key not in seen:
+            seen[key] = resource
+            continue
+        other = seen[key]
+        other_name = registration_name(other.props, other.name)
+        if other_name == name:
+            message = (
+                f"registration name '{name}' is already used by {other.name}: names are unique within the "
+                "cloud (the platform answers HTTP 409); rename one of them"
             )
         else:
-            seen[key] = resource
+            message = (
+                f"registration name '{name}' equals '{other_name}' ({other.name}) but for case: Azure resource names "
+                "are case-insensitive, so they collide (HTTP 409); rename one of them"
+            )
+        findings.append((resource.urn, message))
     return findings
 
 

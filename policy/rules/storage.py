@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.values import MISSING, UNKNOWN, elements, get, is_list, strings, type_is
+from rules.values import MISSING, UNKNOWN, elements, get, is_list, sample, strings, type_is
 
 STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
 BLOB_CONTAINER = "azure-native:storage:BlobContainer"
@@ -205,3 +205,25 @@ def _rule_problems(rule: Any, shape: CorsShape, want: CorsRule) -> list[str]:
                 "for ranged reads of logs; expose them (or '*')"
             )
     return problems
+
+
+def cors_origin_problems(props: Any, shape: CorsShape, console: str, extra: list[str]) -> list[str]:
+    """Origins allowed beyond the console's: a bucket readable from any web page (`*`), over
+    plain http, or from a site nobody listed. `extra`: https origins a team added on purpose."""
+    rules = get(props, *shape.rules)
+    if not is_list(rules):
+        return []
+    allowed = {console, *(o for o in extra if o != "*" and o.startswith("https://"))}
+    found: list[str] = []
+    for rule in elements(rules):
+        origins = strings(get(rule, shape.origins)) if rule is not UNKNOWN else UNKNOWN
+        if origins is UNKNOWN:
+            continue
+        found += [o for o in origins if o is not UNKNOWN and sample(o) == o and o not in allowed and o not in found]
+    if not found:
+        return []
+    worst = " ('*' lets any web page read the bucket with the user's browser)" if "*" in found else ""
+    return [
+        f"the CORS rules also allow {', '.join(repr(o) for o in found)}{worst}: only the console ({console}) reads "
+        "logs from the browser; remove them (or list a needed https origin in the cors-origins policy's extraOrigins)"
+    ]
