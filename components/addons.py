@@ -117,6 +117,8 @@ class AddonsArgs:
     target: Target
     cloud_resource_id: pulumi.Input[str]
     addons: AddonsSpec
+    # The registration record; on Generic the operator goes only after it (see below).
+    registration: pulumi.Resource | None = None
 
 
 class ClusterAddons(pulumi.ComponentResource):
@@ -128,12 +130,32 @@ class ClusterAddons(pulumi.ComponentResource):
         # In-cluster objects go with the cluster: a destroy then removes the registration
         # while the operator still runs, instead of wedging on HTTP 409.
         self._k8s = pulumi.ResourceOptions(parent=self, provider=target.kubernetes, deleted_with=target.cluster)
+        # Objects that own a cloud load balancer the cluster's delete leaves behind (EKS,
+        # GKE): really deleted. They depend on the cluster (through the Kubernetes
+        # provider) and on the Envoy Gateway release, so the engine deletes them before
+        # the cluster and the network, and while the controller still runs to delete the
+        # proxy Service and release its load balancer.
+        self._owns_lb = (
+            pulumi.ResourceOptions(parent=self, provider=target.kubernetes)
+            if target.load_balancer_outlives_cluster
+            else self._k8s
+        )
         self._name, self._target = name, target
+        # Generic (no cluster of ours): the operator must outlive its registration, or
+        # the platform answers 409 on the registration's delete (platform.md 8.6). The
+        # operator reads the registration's ID, so the engine would delete it first:
+        # instead it is `deletedWith` the registration (its release is not uninstalled
+        # when the registration goes too), and its namespace, which depends on the
+        # registration, is deleted after the registration, taking the operator with it.
+        self._after_registration = args.registration if target.cluster is None else None
 
         namespace = k8s.core.v1.Namespace(
             f"{name}-operator-namespace",
             metadata={"name": defaults.OPERATOR_NAMESPACE},
-            opts=self._k8s,
+            opts=pulumi.ResourceOptions.merge(
+                self._k8s,
+                pulumi.ResourceOptions(depends_on=[self._after_registration] if self._after_registration else None),
+            ),
         )
         versions = args.addons
         envoy = self._release(
@@ -181,7 +203,7 @@ class ClusterAddons(pulumi.ComponentResource):
         )
 
     def _gateway(self, envoy: pulumi.Resource, namespace: pulumi.Resource, cloud_resource_id: pulumi.Input[str]) -> KubernetesObject:
-        after_crds = pulumi.ResourceOptions.merge(self._k8s, pulumi.ResourceOptions(depends_on=[envoy]))
+        after_crds = pulumi.ResourceOptions.merge(self._owns_lb, pulumi.ResourceOptions(depends_on=[envoy]))
         proxy = KubernetesObject(
             f"{self._name}-envoy-proxy",
             ENVOY_API,
@@ -270,6 +292,10 @@ class ClusterAddons(pulumi.ComponentResource):
             "anyscale-operator",
             chart,
             values,
-            pulumi.ResourceOptions(depends_on=[namespace], additional_secret_outputs=secret_outputs),
+            pulumi.ResourceOptions(
+                depends_on=[namespace],
+                additional_secret_outputs=secret_outputs,
+                deleted_with=self._after_registration or self._target.cluster,
+            ),
         )
 

@@ -52,7 +52,7 @@ class CloudResource(pulumi.ComponentResource):
         self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child)
         self.addons = ClusterAddons(
             spec.name,
-            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons),
+            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, self.registration.resource),
             child,
         )
         self.cloud_resource_id = self.registration.cloud_resource_id
