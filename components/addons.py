@@ -124,9 +124,10 @@ class AddonsArgs:
 class ClusterAddons(pulumi.ComponentResource):
     gateway_address: pulumi.Output[str]
 
-    def __init__(self, name: str, args: AddonsArgs, opts: pulumi.ResourceOptions | None = None):
+    def __init__(self, name: str, target: Target, opts: pulumi.ResourceOptions | None = None):
+        """The operator's namespace; `install` adds the rest once the registration exists.
+        Two steps because on Generic the registration depends on the namespace."""
         super().__init__("anyscale-cloud:index:ClusterAddons", name, None, opts)
-        target = args.target
         # In-cluster objects go with the cluster: a destroy then removes the registration
         # while the operator still runs, instead of wedging on HTTP 409.
         self._k8s = pulumi.ResourceOptions(parent=self, provider=target.kubernetes, deleted_with=target.cluster)
@@ -141,22 +142,22 @@ class ClusterAddons(pulumi.ComponentResource):
             else self._k8s
         )
         self._name, self._target = name, target
+        self.namespace = k8s.core.v1.Namespace(
+            f"{name}-operator-namespace",
+            metadata={"name": defaults.OPERATOR_NAMESPACE},
+            opts=self._k8s,
+        )
+
+    def install(self, args: AddonsArgs) -> None:
+        target, namespace = self._target, self.namespace
         # Generic (no cluster of ours): the operator must outlive its registration, or
         # the platform answers 409 on the registration's delete (platform.md 8.6). The
         # operator reads the registration's ID, so the engine would delete it first:
-        # instead it is `deletedWith` the registration (its release is not uninstalled
-        # when the registration goes too), and its namespace, which depends on the
-        # registration, is deleted after the registration, taking the operator with it.
+        # instead it is `deletedWith` the registration (not uninstalled by itself when
+        # the registration goes too), and the registration depends on the operator's
+        # namespace (CloudResource), so the namespace, and the operator's pods in it,
+        # are deleted after the registration.
         self._after_registration = args.registration if target.cluster is None else None
-
-        namespace = k8s.core.v1.Namespace(
-            f"{name}-operator-namespace",
-            metadata={"name": defaults.OPERATOR_NAMESPACE},
-            opts=pulumi.ResourceOptions.merge(
-                self._k8s,
-                pulumi.ResourceOptions(depends_on=[self._after_registration] if self._after_registration else None),
-            ),
-        )
         versions = args.addons
         envoy = self._release(
             "envoy-gateway", Chart("eg", defaults.ENVOY_GATEWAY_CHART, versions.envoy_gateway.version, ENVOY_NAMESPACE), {}
