@@ -202,3 +202,57 @@ def test_registry_has_an_explicit_name_with_a_random_suffix(graph: Graph) -> Non
     assert registry["inputs"]["registryName"] == "acrmlplatform${ml-platform-registry-suffix.result}"
     suffix = graph.by_name["ml-platform-registry-suffix"]
     assert suffix["inputs"] == {"length": 8, "special": False, "upper": False}
+
+
+# --- CRDs upgrade with their charts ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dev() -> dict[str, Any]:
+    return run_program("dev", stack_values("dev")).to_json()
+
+
+def test_crds_are_their_own_resources_before_the_controllers(dev: dict[str, Any]) -> None:
+    by_name = {r["name"]: r for r in dev["resources"]}
+    envoy_crds, kuberay_crds = by_name["default-envoy-gateway-crds"], by_name["default-kuberay-crds"]
+    assert envoy_crds["type"] == "kubernetes:helm.sh/v4:Chart"
+    assert envoy_crds["inputs"] == {
+        "chart": "oci://docker.io/envoyproxy/gateway-crds-helm",
+        "version": "v1.7.0",
+        "values": {"crds": {"gatewayAPI": {"enabled": True, "channel": "experimental"}, "envoyGateway": {"enabled": True}}},
+    }
+    assert kuberay_crds["type"] == "kubernetes:yaml/v2:ConfigGroup"
+    assert kuberay_crds["inputs"]["files"] == [
+        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.6.2/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
+        for kind in ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
+    ]
+    for release, crds in (("default-envoy-gateway", envoy_crds), ("default-kuberay", kuberay_crds)):
+        assert crds["urn"] in by_name[release]["dependsOn"]
+        assert by_name[release]["inputs"]["skipCrds"] is True  # Helm leaves them to us
+
+
+def test_a_version_bump_changes_the_crds_in_the_same_update(dev: dict[str, Any]) -> None:
+    values = stack_values("dev")
+    resources_of(values)[0]["addons"] = {"envoyGateway": {"version": "v1.7.1"}, "kuberay": {"version": "1.7.0"}}
+    changes = {c.name: c for c in diff_plans(dev, run_program("dev", values).to_json())}
+    for name in ("default-envoy-gateway-crds", "default-kuberay-crds", "default-envoy-gateway", "default-kuberay"):
+        assert changes[name].action == "update", name
+    assert [p.path for p in changes["default-kuberay-crds"].properties] == [f"files[{i}]" for i in range(4)]
+    assert changes["default-kuberay-crds"].properties[0].new == (
+        "https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/helm-chart/kuberay-operator/crds/ray.io_rayclusters.yaml"
+    )
+
+
+def test_crds_are_applied_with_force_and_kept_on_delete() -> None:
+    import pulumi
+
+    from components.addons import take_over_crd
+
+    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "rayjobs.ray.io"}}
+    args = pulumi.ResourceTransformArgs(True, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "rayjobs", crd, pulumi.ResourceOptions())
+    result = take_over_crd(args)
+    assert result is not None
+    assert result.props["metadata"] == {"name": "rayjobs.ray.io", "annotations": {"pulumi.com/patchForce": "true"}}
+    assert result.opts.retain_on_delete is True
+    other = pulumi.ResourceTransformArgs(True, "kubernetes:core/v1:Service", "svc", {"metadata": {}}, pulumi.ResourceOptions())
+    assert take_over_crd(other) is None
