@@ -26,6 +26,35 @@ DEVICE_PLUGIN_NAMESPACE = "nvidia-device-plugin"
 GATEWAY_API = "gateway.networking.k8s.io/v1"
 ENVOY_API = "gateway.envoyproxy.io/v1alpha1"
 ENVOY_PROXY_NAME = "anyscale-proxy"
+# CRDs as resources of their own, pinned to the chart's version (platform.md 9.4): Helm
+# installs a chart's `crds/` once and never upgrades them. Applied server-side by the
+# cluster's provider (the ray.io CRDs are about 1 MB, too big for client-side apply).
+# Envoy Gateway publishes its CRDs (Gateway API experimental channel, as gateway-helm's
+# crds/, and its own) as a chart of templates; KubeRay's are files of the chart's
+# crds/ directory in the repository at the release tag (the same four in 1.6.2 and 1.7.0).
+GATEWAY_CRDS_CHART = "oci://docker.io/envoyproxy/gateway-crds-helm"
+GATEWAY_CRDS_VALUES = {
+    "crds": {"gatewayAPI": {"enabled": True, "channel": "experimental"}, "envoyGateway": {"enabled": True}}
+}
+KUBERAY_CRDS = ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
+KUBERAY_CRD_URL = "https://raw.githubusercontent.com/ray-project/kuberay/v{version}/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
+CRD_TYPE = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition"
+
+
+def kuberay_crd_urls(version: str) -> list[str]:
+    return [KUBERAY_CRD_URL.format(version=version.removeprefix("v"), kind=kind) for kind in KUBERAY_CRDS]
+
+
+def take_over_crd(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:
+    """Each CRD the component applies: force the server-side apply (Helm created these
+    CRDs on earlier installs and owns their fields), and keep it on delete, as Helm does:
+    deleting a CRD deletes every object of its kind."""
+    if args.type_ != CRD_TYPE or not isinstance(args.props.get("metadata"), dict):
+        return None
+    metadata = dict(args.props["metadata"])
+    metadata["annotations"] = {**(metadata.get("annotations") or {}), "pulumi.com/patchForce": "true"}
+    opts = pulumi.ResourceOptions.merge(args.opts, pulumi.ResourceOptions(retain_on_delete=True))
+    return pulumi.ResourceTransformResult({**args.props, "metadata": metadata}, opts)
 
 
 class KubernetesObject(pulumi.CustomResource):
@@ -117,32 +146,73 @@ class AddonsArgs:
     target: Target
     cloud_resource_id: pulumi.Input[str]
     addons: AddonsSpec
+    # The registration record; on Generic the operator goes only after it (see below).
+    registration: pulumi.Resource | None = None
 
 
 class ClusterAddons(pulumi.ComponentResource):
     gateway_address: pulumi.Output[str]
 
-    def __init__(self, name: str, args: AddonsArgs, opts: pulumi.ResourceOptions | None = None):
+    def __init__(self, name: str, target: Target, opts: pulumi.ResourceOptions | None = None):
+        """The operator's namespace; `install` adds the rest once the registration exists.
+        Two steps because on Generic the registration depends on the namespace."""
         super().__init__("anyscale-cloud:index:ClusterAddons", name, None, opts)
-        target = args.target
         # In-cluster objects go with the cluster: a destroy then removes the registration
         # while the operator still runs, instead of wedging on HTTP 409.
         self._k8s = pulumi.ResourceOptions(parent=self, provider=target.kubernetes, deleted_with=target.cluster)
+        # Objects that own a cloud load balancer the cluster's delete leaves behind (EKS,
+        # GKE): really deleted. They depend on the cluster (through the Kubernetes
+        # provider) and on the Envoy Gateway release, so the engine deletes them before
+        # the cluster and the network, and while the controller still runs to delete the
+        # proxy Service and release its load balancer.
+        self._owns_lb = (
+            pulumi.ResourceOptions(parent=self, provider=target.kubernetes)
+            if target.load_balancer_outlives_cluster
+            else self._k8s
+        )
         self._name, self._target = name, target
-
-        namespace = k8s.core.v1.Namespace(
+        self.namespace = k8s.core.v1.Namespace(
             f"{name}-operator-namespace",
             metadata={"name": defaults.OPERATOR_NAMESPACE},
             opts=self._k8s,
         )
+
+    def install(self, args: AddonsArgs) -> None:
+        target, namespace = self._target, self.namespace
+        # Generic (no cluster of ours): the operator must outlive its registration, or
+        # the platform answers 409 on the registration's delete (platform.md 8.6). The
+        # operator reads the registration's ID, so the engine would delete it first:
+        # instead it is `deletedWith` the registration (not uninstalled by itself when
+        # the registration goes too), and the registration depends on the operator's
+        # namespace (CloudResource), so the namespace, and the operator's pods in it,
+        # are deleted after the registration.
+        self._after_registration = args.registration if target.cluster is None else None
         versions = args.addons
+        crds = pulumi.ResourceOptions.merge(self._k8s, pulumi.ResourceOptions(transforms=[take_over_crd]))
+        envoy_crds = k8s.helm.v4.Chart(
+            f"{self._name}-envoy-gateway-crds",
+            chart=GATEWAY_CRDS_CHART,
+            version=versions.envoy_gateway.version,
+            values=GATEWAY_CRDS_VALUES,
+            opts=crds,
+        )
+        kuberay_crds = k8s.yaml.v2.ConfigGroup(
+            f"{self._name}-kuberay-crds", files=kuberay_crd_urls(versions.kuberay.version), opts=crds
+        )
+        # The controllers come after their CRDs, and leave the CRDs alone (skip_crds).
         envoy = self._release(
-            "envoy-gateway", Chart("eg", defaults.ENVOY_GATEWAY_CHART, versions.envoy_gateway.version, ENVOY_NAMESPACE), {}
+            "envoy-gateway",
+            Chart("eg", defaults.ENVOY_GATEWAY_CHART, versions.envoy_gateway.version, ENVOY_NAMESPACE),
+            {},
+            pulumi.ResourceOptions(depends_on=[envoy_crds]),
+            skip_crds=True,
         )
         self._release(
             "kuberay",
             Chart("kuberay-operator", "kuberay-operator", versions.kuberay.version, KUBERAY_NAMESPACE, defaults.KUBERAY_REPO),
             {},
+            pulumi.ResourceOptions(depends_on=[kuberay_crds]),
+            skip_crds=True,
         )
         if target.install_device_plugin:
             plugin = Chart(
@@ -174,9 +244,12 @@ class ClusterAddons(pulumi.ComponentResource):
         )
         self.register_outputs({"gateway_address": self.gateway_address})
 
-    def _release(self, key: str, chart: Chart, values: Any, extra: pulumi.ResourceOptions | None = None) -> k8s.helm.v3.Release:
+    def _release(
+        self, key: str, chart: Chart, values: Any, extra: pulumi.ResourceOptions | None = None, skip_crds: bool = False
+    ) -> k8s.helm.v3.Release:
         return k8s.helm.v3.Release(
             f"{self._name}-{key}",
+            **({"skip_crds": True} if skip_crds else {}),
             name=chart.release,
             chart=chart.chart,
             version=chart.version,
@@ -190,7 +263,7 @@ class ClusterAddons(pulumi.ComponentResource):
         )
 
     def _gateway(self, envoy: pulumi.Resource, namespace: pulumi.Resource, cloud_resource_id: pulumi.Input[str]) -> KubernetesObject:
-        after_crds = pulumi.ResourceOptions.merge(self._k8s, pulumi.ResourceOptions(depends_on=[envoy]))
+        after_crds = pulumi.ResourceOptions.merge(self._owns_lb, pulumi.ResourceOptions(depends_on=[envoy]))
         proxy = KubernetesObject(
             f"{self._name}-envoy-proxy",
             ENVOY_API,
@@ -279,6 +352,10 @@ class ClusterAddons(pulumi.ComponentResource):
             "anyscale-operator",
             chart,
             values,
-            pulumi.ResourceOptions(depends_on=[namespace], additional_secret_outputs=secret_outputs),
+            pulumi.ResourceOptions(
+                depends_on=[namespace],
+                additional_secret_outputs=secret_outputs,
+                deleted_with=self._after_registration or self._target.cluster,
+            ),
         )
 

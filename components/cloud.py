@@ -7,9 +7,17 @@ from pulumi_azure_native import Provider as AzureProvider
 from pulumi_azure_native import containerregistry, resources
 
 from components.cloud_resource import CloudResource
+from components.names import REGISTRY_SUFFIX, registry_name
 from components.registration import CloudRecord
 from components.spec import StackSpec
 from components.target import CloudContext
+
+
+def retains_storage(spec: StackSpec) -> bool:
+    """Whether a storage account we create in the cloud's group is kept on delete."""
+    return any(
+        r.provider == "Azure" and r.storage.bucket is None and r.storage.retain_on_delete for r in spec.resources
+    )
 
 
 class AnyscaleCloud(pulumi.ComponentResource):
@@ -37,10 +45,22 @@ class AnyscaleCloud(pulumi.ComponentResource):
             resource_group_name=cloud.resource_group,
             location=cloud.location,
             tags=cloud.tags,
-            opts=guarded,
+            # Deleting a group deletes everything in it, retained or not (platform.md
+            # 9.4): a retained storage account lives here, so the group stays too.
+            opts=pulumi.ResourceOptions.merge(guarded, pulumi.ResourceOptions(retain_on_delete=retains_storage(spec))),
+        )
+        # Registry names are global and letters and digits only: Pulumi's autoname
+        # (`<name>-<suffix>`) is never valid, so the name is explicit, with a random suffix.
+        suffix = random.RandomString(
+            f"{cloud.name}-registry-suffix",
+            length=REGISTRY_SUFFIX,
+            special=False,
+            upper=False,
+            opts=pulumi.ResourceOptions(parent=self, provider=rand),
         )
         registry = containerregistry.Registry(
             f"{cloud.name}-registry",
+            registry_name=suffix.result.apply(lambda s: registry_name(cloud.name, s)),
             resource_group_name=group.name,
             location=cloud.location,
             sku={"name": cloud.registry_sku},

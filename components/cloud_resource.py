@@ -49,12 +49,12 @@ class CloudResource(pulumi.ComponentResource):
         super().__init__("anyscale-cloud:index:CloudResource", spec.name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         target = builder(spec.provider)(spec, ctx, child).target
-        self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child)
-        self.addons = ClusterAddons(
-            spec.name,
-            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons),
-            child,
-        )
+        self.addons = ClusterAddons(spec.name, target, child)
+        # Generic: the registration waits for the operator's namespace, so a destroy
+        # deletes the registration while the operator still runs (see ClusterAddons).
+        operator_home = [self.addons.namespace] if target.cluster is None else []
+        self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child, operator_home)
+        self.addons.install(AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, self.registration.resource))
         self.cloud_resource_id = self.registration.cloud_resource_id
         self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)
         self.bucket_endpoint = pulumi.Output.from_input(target.bucket_endpoint)

@@ -78,11 +78,12 @@ class CloudResourceRegistration(pulumi.ComponentResource):
         target: Target,
         previous: pulumi.Resource | None,
         opts: pulumi.ResourceOptions | None = None,
+        waits_for: list[pulumi.Resource] | None = None,
     ):
         """`previous` is the registration before this one: the platform creates them one
         at a time. Besides it, the registration waits only for its own target."""
         super().__init__("anyscale-cloud:index:CloudResourceRegistration", name, None, opts)
-        depends_on = [cloud.resource, *target.ready]
+        depends_on = [cloud.resource, *target.ready, *(waits_for or [])]
         if previous is not None:
             depends_on.append(previous)
         self.resource = resources.Resource(

@@ -29,6 +29,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from components import defaults
+from components.names import check_names
 from components.raw_config import printable, raw_problems
 from components.regions import KNOWN_REGIONS
 
@@ -482,6 +483,9 @@ class StackSpec(Strict):
                 raise
             problems = problems + _as_details(error)
             spec = None
+        if spec is not None:
+            # Derived names, checked once every field is valid (platform.md 9.3).
+            problems += [_detail(loc, "name", message) for loc, message in check_names(spec)]
         if problems:
             raise ValidationError.from_exception_data(cls.__name__, problems)
         return spec
@@ -518,17 +522,19 @@ def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:
         name = item.get("name") if isinstance(item, dict) else None
         if not isinstance(name, str):
             continue
-        if name in seen:
+        # ARM resource names ignore case: `Default` is the same record as `default`.
+        first = seen.setdefault(name.lower(), index)
+        if first != index:
+            other = resources[first]["name"]
+            case = "" if other == name else f" ('{other}': Azure resource names ignore case)"
             problems.append(
                 _detail(
                     ("resources", index, "name"),
                     "unique",
-                    f"'{name}' is already the name of resources[{seen[name]}]; names must be unique "
+                    f"'{name}' is already the name of resources[{first}]{case}; names must be unique "
                     "within the cloud (the platform answers HTTP 409)",
                 )
             )
-        else:
-            seen[name] = index
     return problems
 
 

@@ -49,6 +49,10 @@ class Target:
     proxy_service_annotations: dict[str, str] = field(default_factory=dict)
     # How the load balancer reports its address: AWS NLBs have hostnames.
     gateway_address_kind: Literal["ip", "hostname"] = "ip"
+    # EKS and GKE leave a LoadBalancer Service's cloud load balancer behind when the
+    # cluster goes (platform.md 9.4): the Gateway that owns it is then really deleted,
+    # before the cluster and its network, not `deletedWith` the cluster.
+    load_balancer_outlives_cluster: bool = False
     # The NVIDIA device plugin chart: where GPU pools exist and the platform does not
     # bring its own (GKE installs drivers and the plugin itself).
     install_device_plugin: bool = False

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from components import defaults
-from components.gcp.names import account_id, bucket_name, cluster_name, kubeconfig
+from components.gcp.names import kubeconfig
+from components.names import gcp_account_id as account_id, gcs_bucket_name as bucket_name, gke_cluster_name as cluster_name
 from components.gcp.pools import ACCELERATORS
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values

@@ -2,7 +2,6 @@
 existing bucket named in the spec."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import pulumi
@@ -10,16 +9,11 @@ import pulumi_aws as aws
 import pulumi_random as random
 
 from components import defaults
+from components.names import S3_SUFFIX, s3_bucket_name
 from components.scope import Scope
 from components.spec import AwsResource
 
 NONCURRENT_VERSION_DAYS = 30  # versioning guards snapshots; old versions do not pile up forever
-
-
-def bucket_name(cloud: str, resource: str, suffix: str) -> str:
-    """S3 names are global: 3-63 lowercase letters, digits and '-'."""
-    stem = re.sub(r"-+", "-", re.sub(r"[^a-z0-9-]", "-", f"{cloud}-{resource}".lower())).strip("-")
-    return f"{stem[: 62 - len(suffix)].rstrip('-')}-{suffix}"
 
 
 @dataclass(frozen=True)
@@ -34,13 +28,13 @@ def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
         # Existing bucket: its CORS rule and settings are the owner's to set.
         return Bucket(pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.bucket.removeprefix("s3://")))
     name = spec.name
-    suffix = random.RandomString(f"{name}-bucket-suffix", length=8, special=False, upper=False, opts=scope.random())
+    suffix = random.RandomString(f"{name}-bucket-suffix", length=S3_SUFFIX, special=False, upper=False, opts=scope.random())
     # A retained bucket keeps its settings too (no public access, encryption, CORS).
     # They live in the storage region, which may differ from the cluster's.
     kept = {"region": spec.storage.region, "opts": scope.opts(retain_on_delete=spec.storage.retain_on_delete)}
     bucket = aws.s3.Bucket(
         f"{name}-bucket",
-        bucket=suffix.result.apply(lambda s: bucket_name(scope.ctx.cloud_name, name, s)),
+        bucket=suffix.result.apply(lambda s: s3_bucket_name(scope.ctx.cloud_name, name, s)),
         force_destroy=False,  # it holds logs and snapshots
         region=spec.storage.region,
         opts=scope.guarded(retain_on_delete=spec.storage.retain_on_delete),

@@ -7,8 +7,9 @@ import pulumi
 import pulumi_aws as aws
 
 from components.aws.iam import CLUSTER_POLICIES, service_role
-from components.aws.network import Network, cluster_name
+from components.aws.network import Network
 from components.kube import exec_kubeconfig
+from components.names import eks_cluster_name
 from components.scope import Scope
 from components.spec import AwsResource
 
@@ -29,7 +30,7 @@ def build_cluster(scope: Scope, spec: AwsResource, network: Network) -> Cluster:
     role = service_role(scope, spec.name, "cluster", "eks.amazonaws.com", CLUSTER_POLICIES)
     cluster = aws.eks.Cluster(
         f"{spec.name}-eks",
-        name=cluster_name(scope.ctx.cloud_name, spec.name),
+        name=eks_cluster_name(scope.ctx.cloud_name, spec.name),
         version=".".join(spec.cluster.kubernetes_version.split(".")[:2]),  # EKS takes major.minor
         role_arn=role.role.arn,
         access_config={"authentication_mode": "API", "bootstrap_cluster_creator_admin_permissions": True},

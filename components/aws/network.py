@@ -7,13 +7,9 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
+from components.names import eks_cluster_name
 from components.scope import Scope
 from components.spec import AwsResource
-
-
-def cluster_name(cloud: str, resource: str) -> str:
-    """EKS names: up to 100 of letters, digits, '-' and '_', starting alphanumeric."""
-    return f"eks-{cloud}-{resource}"[:100]
 
 
 def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:
@@ -43,7 +39,7 @@ class Subnets:
 
     def build(self, kind: str, cidrs: list[str], table: aws.ec2.RouteTable, tags: dict[str, str]) -> tuple[list[aws.ec2.Subnet], list[pulumi.Resource]]:
         subnets, associations = [], []
-        eks = cluster_name(self.scope.ctx.cloud_name, self.spec.name)
+        eks = eks_cluster_name(self.scope.ctx.cloud_name, self.spec.name)
         for index, cidr in enumerate(cidrs):
             name = f"{self.spec.name}-{kind}-{index}"
             subnet = aws.ec2.Subnet(

@@ -7,6 +7,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.aws.iam import NODE_POLICIES, service_role
+from components.names import node_group_logical_name
 from components.nodepools import pool_labels, pool_taints
 from components.scope import Scope
 from components.spec import AwsResource, NodePoolSpec, SystemPoolSpec
@@ -15,6 +16,8 @@ from components.spec import AwsResource, NodePoolSpec, SystemPoolSpec
 TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
 AUTOSCALER_GPU_LABEL = "k8s.amazonaws.com/accelerator"
 CPU_AMI, GPU_AMI = "AL2023_x86_64_STANDARD", "AL2023_x86_64_NVIDIA"
+# What EKS cannot change on an existing node group (the provider replaces it).
+REPLACED_ON = ["instanceTypes", "capacityType", "amiType"]
 
 
 def worker_labels(pool: NodePoolSpec) -> dict[str, str]:
@@ -49,7 +52,7 @@ class NodeGroups:
         worker = pool if isinstance(pool, NodePoolSpec) else None  # None: the system pool
         gpu = worker is not None and worker.gpu is not None
         return aws.eks.NodeGroup(
-            f"{self.spec.name}-{name}",
+            node_group_logical_name(self.spec.name, name),
             cluster_name=self.cluster.name,
             node_group_name=name,
             node_role_arn=self.role.arn,
@@ -60,8 +63,15 @@ class NodeGroups:
             scaling_config={"min_size": pool.min_count, "max_size": pool.max_count, "desired_size": pool.min_count},
             labels=worker_labels(worker) if worker else None,
             taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(worker)] if worker else None,
-            # The Cluster Autoscaler owns the current size; only the bounds are ours.
-            opts=self.scope.opts(depends_on=self.before, ignore_changes=["scalingConfig.desiredSize"]),
+            # The Cluster Autoscaler owns the current size; only the bounds are ours. The
+            # group's name is fixed: a replacement deletes the old group first, or the
+            # new one fails with "already exists" (platform.md 9.4).
+            opts=self.scope.opts(
+                depends_on=self.before,
+                ignore_changes=["scalingConfig.desiredSize"],
+                replace_on_changes=REPLACED_ON,
+                delete_before_replace=True,
+            ),
         )
 
 

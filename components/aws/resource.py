@@ -13,6 +13,7 @@ from components.aws.network import build_network
 from components.aws.policies import bucket_policy
 from components.aws.pools import node_groups
 from components.kube import kubernetes_provider
+from components.names import SYSTEM_POOL
 from components.scope import Scope
 from components.spec import AwsResource
 from components.target import CloudContext, Target
@@ -54,7 +55,7 @@ class EksCluster(pulumi.ComponentResource):
         cluster = eks.cluster
         irsa = Irsa.of(scope, spec.name, cluster)
         groups = node_groups(scope, spec, cluster, network.private_subnets, [*eks.attachments, *network.egress])
-        system_pool = groups.build("system", spec.cluster.system_pool)
+        system_pool = groups.build(SYSTEM_POOL, spec.cluster.system_pool)
         pools = [groups.build(pool.name, pool) for pool in spec.cluster.node_pools]
         bucket = build_bucket(scope, spec)
         role = irsa.role(
@@ -82,6 +83,7 @@ class EksCluster(pulumi.ComponentResource):
             operator_settings={"global.aws.region": spec.region},
             proxy_service_annotations=PROXY_SERVICE_ANNOTATIONS,
             gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
+            load_balancer_outlives_cluster=True,  # the NLB would block the VPC delete
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             ready=[cluster, irsa.oidc, system_pool, *pools, *bucket.resources, role, policy],
         )

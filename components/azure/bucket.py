@@ -10,16 +10,10 @@ from pulumi_azure_native import storage
 
 from components import defaults
 from components.azure.identity import Grants
+from components.names import STORAGE_ACCOUNT_SUFFIX, storage_account_name
 from components.spec import AzureResource
 
 CONTAINER_NAME = "anyscale"
-SUFFIX_LENGTH = 6
-
-
-def account_name(cloud: str, resource: str, suffix: str) -> str:
-    """Storage account names are global: 3-24 lowercase letters and digits."""
-    stem = "".join(c for c in f"{cloud}{resource}".lower() if c.isalnum())
-    return f"as{stem[: 22 - SUFFIX_LENGTH]}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -36,11 +30,11 @@ def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str
     scope, ctx = grants.scope, grants.scope.ctx
     kept = scope.guarded(retain_on_delete=spec.storage.retain_on_delete)
     suffix = random.RandomString(
-        f"{spec.name}-storage-suffix", length=SUFFIX_LENGTH, special=False, upper=False, opts=scope.random()
+        f"{spec.name}-storage-suffix", length=STORAGE_ACCOUNT_SUFFIX, special=False, upper=False, opts=scope.random()
     )
     account = storage.StorageAccount(
         f"{spec.name}-storage",
-        account_name=suffix.result.apply(lambda s: account_name(ctx.cloud_name, spec.name, s)),
+        account_name=suffix.result.apply(lambda s: storage_account_name(ctx.cloud_name, spec.name, s)),
         resource_group_name=ctx.resource_group_name,
         location=spec.storage.region,
         kind="StorageV2",

@@ -6,6 +6,7 @@ import base64
 import pulumi
 from pulumi_azure_native import containerservice
 
+from components.names import aks_cluster_name, aks_dns_prefix
 from components.scope import Scope
 from components.spec import AzureResource
 
@@ -15,10 +16,10 @@ def build_cluster(scope: Scope, spec: AzureResource) -> containerservice.Managed
     system = cluster.system_pool
     return containerservice.ManagedCluster(
         f"{spec.name}-aks",
-        resource_name_=f"aks-{ctx.cloud_name}-{spec.name}"[:63],
+        resource_name_=aks_cluster_name(ctx.cloud_name, spec.name),
         resource_group_name=ctx.resource_group_name,
         location=spec.region,
-        dns_prefix=f"{ctx.cloud_name}-{spec.name}".replace("_", "-")[:54].strip("-"),
+        dns_prefix=aks_dns_prefix(ctx.cloud_name, spec.name),
         kubernetes_version=cluster.kubernetes_version,
         identity={"type": "SystemAssigned"},
         sku={"name": "Base", "tier": cluster.sku_tier},

@@ -7,6 +7,7 @@ import pulumi
 from pulumi_azure_native import authorization, containerservice, managedidentity
 
 from components import defaults
+from components.names import azure_identity_name
 from components.scope import Scope
 from components.spec import AzureResource
 
@@ -45,7 +46,7 @@ def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.
     ctx = scope.ctx
     identity = managedidentity.UserAssignedIdentity(
         f"{spec.name}-operator-identity",
-        resource_name_=f"id-{ctx.cloud_name}-{spec.name}-operator"[:128],  # ARM limit
+        resource_name_=azure_identity_name(ctx.cloud_name, spec.name),
         resource_group_name=ctx.resource_group_name,
         location=spec.region,
         tags=ctx.tags,

@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from pulumi_azure_native import containerservice
 
+from components.names import pool_logical_name
 from components.nodepools import pool_labels, pool_taints
 from components.scope import Scope
 from components.spec import AksNodePool, AzureResource
 
 SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
+# What AKS cannot change on an existing pool (the API rejects the update).
+REPLACED_ON = ["vmSize", "scaleSetPriority", "scaleSetEvictionPolicy", "osType"]
 
 
 def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster, pool: AksNodePool) -> containerservice.AgentPool:
@@ -16,7 +19,7 @@ def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.Mana
     if spot:
         taints.append(SPOT_TAINT)  # AKS adds it anyway; declaring it avoids a perpetual diff
     return containerservice.AgentPool(
-        f"{spec.name}-pool-{pool.name}",
+        pool_logical_name(spec.name, pool.name),
         agent_pool_name=pool.name,
         resource_name_=cluster.name,
         resource_group_name=scope.ctx.resource_group_name,
@@ -31,7 +34,12 @@ def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.Mana
         node_taints=taints,
         node_labels=pool_labels(pool),
         **({"scale_set_priority": "Spot", "scale_set_eviction_policy": "Delete", "spot_max_price": -1} if spot else {}),
-        opts=scope.opts(),
+        # The pool's name is fixed, and AKS cannot change a pool's VM size or priority:
+        # such a change is a new pool, created after the old one is gone. The autoscaler
+        # owns `count` once the pool exists.
+        opts=scope.opts(
+            replace_on_changes=REPLACED_ON, delete_before_replace=True, ignore_changes=["count"]
+        ),
     )
 
 

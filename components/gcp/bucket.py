@@ -9,7 +9,7 @@ import pulumi_gcp as gcp
 import pulumi_random as random
 
 from components import defaults
-from components.gcp.names import bucket_name
+from components.names import GCS_SUFFIX, gcs_bucket_name
 from components.scope import Scope
 from components.spec import GcpResource
 
@@ -30,10 +30,10 @@ class Bucket:
 
 def create_bucket(scope: Scope, spec: GcpResource) -> tuple[random.RandomString, gcp.storage.Bucket]:
     ctx = scope.ctx
-    suffix = random.RandomString(f"{spec.name}-storage-suffix", length=6, special=False, upper=False, opts=scope.random())
+    suffix = random.RandomString(f"{spec.name}-storage-suffix", length=GCS_SUFFIX, special=False, upper=False, opts=scope.random())
     bucket = gcp.storage.Bucket(
         f"{spec.name}-storage",
-        name=suffix.result.apply(lambda s: bucket_name(ctx.cloud_name, spec.name, s)),
+        name=suffix.result.apply(lambda s: gcs_bucket_name(ctx.cloud_name, spec.name, s)),
         location=str(spec.storage.region).upper(),  # GCS spells locations in capitals
         uniform_bucket_level_access=True,
         public_access_prevention="enforced",

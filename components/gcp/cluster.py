@@ -4,7 +4,8 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
-from components.gcp.names import cluster_name, kubeconfig
+from components.gcp.names import kubeconfig
+from components.names import gke_cluster_name
 from components.scope import Scope
 from components.spec import GcpResource
 
@@ -20,7 +21,7 @@ def build_cluster(scope: Scope, spec: GcpResource) -> gcp.container.Cluster:
     cluster = spec.cluster
     return gcp.container.Cluster(
         f"{spec.name}-gke",
-        name=cluster_name(scope.ctx.cloud_name, spec.name),
+        name=gke_cluster_name(scope.ctx.cloud_name, spec.name),
         location=spec.region,  # a region: the control plane and pools span its zones
         min_master_version=cluster.kubernetes_version,
         release_channel={"channel": cluster.release_channel},

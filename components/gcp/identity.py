@@ -6,7 +6,8 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
-from components.gcp.names import account_id, workload_identity_member
+from components.gcp.names import workload_identity_member
+from components.names import gcp_account_id
 from components.scope import Scope
 from components.spec import GcpResource
 
@@ -27,7 +28,7 @@ def build_account(scope: Scope, spec: GcpResource, cluster: gcp.container.Cluste
     cloud = scope.ctx.cloud_name
     account = gcp.serviceaccount.Account(
         f"{spec.name}-operator-sa",
-        account_id=account_id(cloud, spec.name),
+        account_id=gcp_account_id(cloud, spec.name),
         display_name=f"Anyscale operator ({cloud}/{spec.name})",
         description="Used by the Anyscale operator and its Ray pods through Workload Identity",
         opts=scope.opts(),

@@ -5,6 +5,7 @@ from typing import Any
 
 import pulumi_gcp as gcp
 
+from components.names import SYSTEM_POOL, pool_logical_name
 from components.nodepools import Taint, pool_labels, pool_taints
 from components.scope import Scope
 from components.spec import GcpResource, NodePoolSpec
@@ -18,7 +19,8 @@ ACCELERATORS: dict[str, str] = {
 }
 # Kubernetes taint effects -> the GKE API's spelling.
 TAINT_EFFECTS: dict[str, str] = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE", "NoExecute": "NO_EXECUTE"}
-SYSTEM_POOL = "system"
+# What we change only through a new pool (spot and accelerators are fixed at creation).
+REPLACED_ON = ["nodeConfig.machineType", "nodeConfig.spot", "nodeConfig.guestAccelerators"]
 # Access goes through IAM (Workload Identity); scopes stay wide, as GKE recommends.
 OAUTH_SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
 
@@ -55,7 +57,7 @@ def node_pool(
     scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster, name: str, node_config: dict[str, Any], min_count: int, max_count: int, spot: bool
 ) -> gcp.container.NodePool:
     return gcp.container.NodePool(
-        f"{spec.name}-pool-{name}",
+        pool_logical_name(spec.name, name),
         name=name,
         cluster=cluster.name,
         location=spec.region,
@@ -76,7 +78,9 @@ def node_pool(
             "workload_metadata_config": {"mode": "GKE_METADATA"},
         },
         # Changing the initial count would replace the pool; the autoscaler owns the size.
-        opts=scope.opts(ignore_changes=["initialNodeCount"]),
+        # The pool's name is fixed: a replacement deletes the old pool first, or the new
+        # one fails with "already exists" (platform.md 9.4).
+        opts=scope.opts(ignore_changes=["initialNodeCount"], replace_on_changes=REPLACED_ON, delete_before_replace=True),
     )
 
 

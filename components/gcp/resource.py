@@ -49,6 +49,7 @@ class GkeCluster(pulumi.ComponentResource):
             # itself, from global.auth.iamIdentity, when cloudProvider is gcp.
             operator_settings={"global.gcp.projectId": spec.project},
             gateway_address_kind="ip",
+            load_balancer_outlives_cluster=True,  # its forwarding rules would stay billed
             # GKE installs the drivers and its own device plugin on GPU nodes; a second
             # plugin would crash-loop and fail the atomic release.
             install_device_plugin=False,

@@ -1,0 +1,261 @@
+"""Names: the physical names the clouds see and the Pulumi logical names of resources
+whose names come from config (platform.md 9.3).
+
+One definition, used twice: the components call these functions to name what they
+create, and the spec (`check_names`) calls the same functions to check every derived
+name against the cloud's real limits and for collisions, before a resource is declared.
+A name the cloud makes globally unique carries a random suffix (a `RandomString` the
+component creates); the spec checks such names with the longest suffix there can be.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from components.spec import StackSpec
+
+# Suffix lengths of the globally unique names (the RandomStrings' `length`).
+REGISTRY_SUFFIX = 8
+STORAGE_ACCOUNT_SUFFIX = 6
+S3_SUFFIX = 8
+GCS_SUFFIX = 6
+SYSTEM_POOL = "system"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A cloud's limit on one kind of name."""
+
+    what: str
+    min_length: int
+    max_length: int
+    pattern: str  # the whole name must match (re.fullmatch: no trailing newline slips by)
+    form: str  # the rule in words, for the error message
+
+    def problem(self, name: str) -> str | None:
+        if not self.min_length <= len(name) <= self.max_length or not re.fullmatch(self.pattern, name):
+            return f"gives the {self.what} {name!r}, which the cloud rejects: {self.form}"
+        return None
+
+
+RULES = {
+    "registry": Rule("container registry name", 5, 50, r"[a-zA-Z0-9]+", "5-50 letters and digits"),
+    "storage_account": Rule("storage account name", 3, 24, r"[a-z0-9]+", "3-24 lowercase letters and digits"),
+    "aks_cluster": Rule(
+        "AKS cluster name", 1, 63, r"[a-zA-Z0-9]([-_a-zA-Z0-9]*[a-zA-Z0-9])?",
+        "1-63 letters, digits, '-' and '_', starting and ending with a letter or digit",
+    ),
+    "aks_dns_prefix": Rule(
+        "AKS dnsPrefix", 1, 54, r"[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?",
+        "1-54 letters, digits and '-', starting and ending with a letter or digit",
+    ),
+    "aks_pool": Rule("AKS node pool name", 1, 12, r"[a-z][a-z0-9]*", "at most 12 lowercase letters and digits, starting with a letter"),
+    "azure_identity": Rule(
+        "managed identity name", 3, 128, r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
+        "3-128 letters, digits, '-' and '_', starting with a letter or digit",
+    ),
+    "eks_cluster": Rule(
+        "EKS cluster name", 1, 100, r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
+        "1-100 letters, digits, '-' and '_', starting with a letter or digit",
+    ),
+    "eks_node_group": Rule(
+        "EKS node group name", 1, 63, r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
+        "1-63 letters, digits, '-' and '_', starting with a letter or digit",
+    ),
+    "s3_bucket": Rule(
+        "S3 bucket name", 3, 63, r"[a-z0-9][-.a-z0-9]*[a-z0-9]",
+        "3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
+    ),
+    "gke_cluster": Rule(
+        "GKE cluster name", 1, 40, r"[a-z]([-a-z0-9]*[a-z0-9])?",
+        "1-40 lowercase letters, digits and '-', starting with a letter, not ending with '-'",
+    ),
+    "gke_pool": Rule(
+        "GKE node pool name", 1, 40, r"[a-z]([-a-z0-9]*[a-z0-9])?",
+        "1-40 lowercase letters, digits and '-', starting with a letter, not ending with '-'",
+    ),
+    "gcp_account": Rule(
+        "GCP service account ID", 6, 30, r"[a-z]([-a-z0-9]*[a-z0-9])",
+        "6-30 characters of the form [a-z]([-a-z0-9]*[a-z0-9])",
+    ),
+    "gcs_bucket": Rule(
+        "GCS bucket name", 3, 63, r"[a-z0-9][-_a-z0-9]*[a-z0-9]",
+        "3-63 lowercase letters, digits, '-' and '_', starting and ending with a letter or digit",
+    ),
+}
+
+
+# --- Azure ---------------------------------------------------------------------------
+
+
+def alnum(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isascii() and c.isalnum())
+
+
+def registry_name(cloud: str, suffix: str) -> str:
+    """ACR names are global, 5-50 letters and digits: no '-', so never Pulumi's autoname."""
+    return f"acr{alnum(cloud)[: 50 - 3 - len(suffix)]}{suffix}"
+
+
+def storage_account_name(cloud: str, resource: str, suffix: str) -> str:
+    """Storage account names are global: 3-24 lowercase letters and digits."""
+    return f"as{alnum(cloud + resource)[: 22 - STORAGE_ACCOUNT_SUFFIX]}{suffix}"
+
+
+def aks_cluster_name(cloud: str, resource: str) -> str:
+    return f"aks-{cloud}-{resource}"[:63].rstrip("-_")
+
+
+def aks_dns_prefix(cloud: str, resource: str) -> str:
+    return f"{cloud}-{resource}".replace("_", "-")[:54].strip("-")
+
+
+def azure_identity_name(cloud: str, resource: str) -> str:
+    return f"id-{cloud}-{resource}-operator"[:128]
+
+
+# --- AWS -----------------------------------------------------------------------------
+
+
+def eks_cluster_name(cloud: str, resource: str) -> str:
+    """EKS names: up to 100 of letters, digits, '-' and '_', starting alphanumeric."""
+    return f"eks-{cloud}-{resource}"[:100]
+
+
+def s3_bucket_name(cloud: str, resource: str, suffix: str) -> str:
+    """S3 names are global: 3-63 lowercase letters, digits and '-'."""
+    stem = re.sub(r"-+", "-", re.sub(r"[^a-z0-9-]", "-", f"{cloud}-{resource}".lower())).strip("-")
+    return f"{stem[: 62 - len(suffix)].rstrip('-')}-{suffix}".lstrip("-")
+
+
+# --- GCP -----------------------------------------------------------------------------
+
+
+def gcp_name(*parts: str, limit: int) -> str:
+    """Lowercase letters, digits and single '-', no '-' at either end, at most `limit`."""
+    joined = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+    return joined[:limit].rstrip("-")
+
+
+def gke_cluster_name(cloud: str, resource: str) -> str:
+    return gcp_name("gke", cloud, resource, limit=40)
+
+
+def gcp_account_id(cloud: str, resource: str) -> str:
+    return gcp_name("anyscale", cloud, resource, limit=30)
+
+
+def gcs_bucket_name(cloud: str, resource: str, suffix: str) -> str:
+    """Bucket names are global (3-63 characters): ours carry a random suffix."""
+    stem = gcp_name(cloud, resource, limit=62 - len(suffix)) or "anyscale"
+    return f"{stem}-{suffix}"
+
+
+# --- Pulumi logical names of resources named after config ------------------------------
+
+
+def pool_logical_name(resource: str, pool: str) -> str:
+    """AKS AgentPools and GKE NodePools: `<resource>-pool-<pool>`."""
+    return f"{resource}-pool-{pool}"
+
+
+def node_group_logical_name(resource: str, pool: str) -> str:
+    """EKS NodeGroups: `<resource>-<pool>` (kept: renaming would replace every group)."""
+    return f"{resource}-{pool}"
+
+
+# --- the spec's check ----------------------------------------------------------------------
+
+Loc = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Use:
+    """One derived name: where it must be unique, and the config path it comes from."""
+
+    space: tuple[str, ...]  # the cloud's uniqueness scope (or the Pulumi type), e.g. ("aks", rg)
+    what: str
+    name: str
+    loc: Loc
+    case_insensitive: bool = False
+
+
+def uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
+    """Every derived name of the stack, and the problems with any single one of them."""
+    cloud = spec.cloud.name
+    found: list[Use] = []
+    bad: list[tuple[Loc, str]] = []
+
+    def name(rule: str, value: str, loc: Loc, space: tuple[str, ...] | None = None, ci: bool = False) -> None:
+        problem = RULES[rule].problem(value)
+        if problem:
+            bad.append((loc, problem))
+        if space is not None:
+            found.append(Use(space, RULES[rule].what, value, loc, ci))
+
+    name("registry", registry_name(cloud, "0" * REGISTRY_SUFFIX), ("cloud", "name"))
+    group = spec.cloud.resource_group.lower()
+    for i, res in enumerate(spec.resources):
+        at: Loc = ("resources", i, "name")
+        pools = getattr(getattr(res, "cluster", None), "node_pools", [])
+        pool_locs = [(p.name, ("resources", i, "cluster", "nodePools", k, "name")) for k, p in enumerate(pools)]
+        if res.provider == "Azure":
+            # Azure names ignore case: `Default` and `default` are one name.
+            name("aks_cluster", aks_cluster_name(cloud, res.name), at, ("aks-cluster", group), ci=True)
+            name("aks_dns_prefix", aks_dns_prefix(cloud, res.name), at)
+            name("azure_identity", azure_identity_name(cloud, res.name), at, ("identity", group), ci=True)
+            if res.storage.bucket is None:
+                name("storage_account", storage_account_name(cloud, res.name, "0" * STORAGE_ACCOUNT_SUFFIX), at)
+            for pool, loc in pool_locs:
+                name("aks_pool", pool, loc)
+                found.append(Use(("urn", "AgentPool"), "Pulumi logical name", pool_logical_name(res.name, pool), loc))
+        elif res.provider == "AWS":
+            name("eks_cluster", eks_cluster_name(cloud, res.name), at, ("eks-cluster", res.region))
+            if res.storage.bucket is None:
+                name("s3_bucket", s3_bucket_name(cloud, res.name, "0" * S3_SUFFIX), at)
+            found.append(Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, SYSTEM_POOL), at))
+            for pool, loc in pool_locs:
+                name("eks_node_group", pool, loc)
+                found.append(Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, pool), loc))
+        elif res.provider == "GCP":
+            project = getattr(res, "project")
+            name("gke_cluster", gke_cluster_name(cloud, res.name), at, ("gke-cluster", project, res.region))
+            name("gcp_account", gcp_account_id(cloud, res.name), at, ("gcp-account", project))
+            if res.storage.bucket is None:
+                name("gcs_bucket", gcs_bucket_name(cloud, res.name, "0" * GCS_SUFFIX), at)
+            found.append(Use(("urn", "NodePool"), "Pulumi logical name", pool_logical_name(res.name, SYSTEM_POOL), at))
+            for pool, loc in pool_locs:
+                name("gke_pool", pool, loc)
+                found.append(Use(("urn", "NodePool"), "Pulumi logical name", pool_logical_name(res.name, pool), loc))
+    return found, bad
+
+
+def path(loc: Loc) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
+    return out
+
+
+def check_names(spec: StackSpec) -> list[tuple[Loc, str]]:
+    """Problems as (config location, message): invalid derived names, then collisions,
+    each collision reported at the later path and naming the earlier one."""
+    found, problems = uses(spec)
+    seen: dict[tuple[tuple[str, ...], str], Use] = {}
+    for use in found:
+        key = (use.space, use.name.lower() if use.case_insensitive else use.name)
+        first = seen.setdefault(key, use)
+        if first is use:
+            continue
+        other = f"{path(first.loc)} ({resource_name(spec, first.loc)})"
+        case = " (the cloud ignores case)" if use.case_insensitive and first.name != use.name else ""
+        problems.append(
+            (use.loc, f"gives the {use.what} {use.name!r}, which collides with {other}{case}; rename one of them")
+        )
+    return problems
+
+
+def resource_name(spec: StackSpec, loc: Loc) -> str:
+    return spec.resources[loc[1]].name if loc[0] == "resources" else spec.cloud.name

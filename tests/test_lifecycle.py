@@ -1,0 +1,258 @@
+"""Lifecycles that cannot wedge (platform.md 9.3, 9.4): the registry's explicit name,
+delete-first replacement of fixed-name pools (shown by preflight.diff), the destroy
+order of every provider walked from the plan's dependency graph, and retained storage
+that survives its resource group."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from preflight.diff import diff_plans
+from preflight.runtime import Plan, run_program
+from tests.conftest import stack_values
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")
+
+AKS_POOL = "azure-native:containerservice:AgentPool"
+EKS_GROUP = "aws:eks/nodeGroup:NodeGroup"
+GKE_POOL = "gcp:container/nodePool:NodePool"
+
+
+def resources_of(values: dict[str, Any]) -> list[dict[str, Any]]:
+    return values["anyscale-cloud:resources"]
+
+
+def base_values() -> dict[str, Any]:
+    """The example stack with one explicit `cpu` pool on EKS and GKE too."""
+    values = stack_values("example")
+    aws, gcp = resources_of(values)[1], resources_of(values)[2]
+    aws["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "g5.xlarge"}]}
+    gcp["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "g2-standard-8"}]}
+    return values
+
+
+@pytest.fixture(scope="module")
+def base() -> dict[str, Any]:
+    return run_program("base", base_values()).to_json()
+
+
+def pool(values: dict[str, Any], index: int, name: str) -> dict[str, Any]:
+    return next(p for p in resources_of(values)[index]["cluster"]["nodePools"] if p["name"] == name)
+
+
+def change_instance_type(values: dict[str, Any]) -> None:
+    pool(values, 0, "cpu")["instanceType"] = "Standard_D8s_v5"
+    pool(values, 1, "cpu")["instanceType"] = "g5.2xlarge"
+    pool(values, 2, "cpu")["instanceType"] = "g2-standard-16"
+
+
+def add_gpu(values: dict[str, Any]) -> None:
+    # A GPU pool on AKS is a GPU VM size; on EKS another AMI, on GKE an accelerator.
+    pool(values, 0, "gput4").update(instanceType="Standard_NC24ads_A100_v4", gpu={"type": "A100", "count": 1})
+    pool(values, 1, "cpu")["gpu"] = {"type": "A10G", "count": 1}
+    pool(values, 2, "cpu")["gpu"] = {"type": "L4", "count": 1}
+
+
+def make_spot(values: dict[str, Any]) -> None:
+    for index in (0, 1, 2):
+        pool(values, index, "cpu")["capacityType"] = "SPOT"
+
+
+@pytest.mark.parametrize(
+    ("edit", "pools"),
+    [
+        (change_instance_type, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
+        (add_gpu, {"default-pool-gput4": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
+        (make_spot, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
+    ],
+    ids=["instance-type", "gpu", "spot"],
+)
+def test_pool_replacements_are_delete_first(base: dict[str, Any], edit: Any, pools: dict[str, str]) -> None:
+    values = base_values()
+    edit(values)
+    head = run_program("base", values).to_json()
+    changes = {c.name: c for c in diff_plans(base, head)}
+    options = {r["name"]: r["options"] for r in head["resources"]}
+    for name, type_ in pools.items():
+        change = changes[name]
+        assert (change.type, change.action) == (type_, "replace"), name
+        assert any(p.forces_replacement for p in change.properties), name
+        # A fixed name replaced create-first collides with itself ("already exists").
+        assert options[name]["deleteBeforeReplace"] is True, name
+    # The clusters themselves are untouched.
+    for name in ("default-aks", "aws-usw2-eks", "gcp-usc1-gke"):
+        assert changes[name].action == "same"
+
+
+def test_autoscaled_aks_pool_count_is_ignored(base: dict[str, Any]) -> None:
+    options = {r["name"]: r["options"] for r in base["resources"]}
+    assert options["default-pool-cpu"]["ignoreChanges"] == ["count"]
+
+
+# --- destroy order ------------------------------------------------------------------------
+
+
+class Graph:
+    """The plan's dependency graph: dependsOn, parent and provider edges."""
+
+    def __init__(self, plan: dict[str, Any]):
+        self.by_name = {r["name"]: r for r in plan["resources"]}
+        self.by_urn = {r["urn"]: r for r in plan["resources"]}
+        self.deps: dict[str, set[str]] = {}
+        for r in plan["resources"]:
+            edges = set(r["dependsOn"]) | {r["parent"]} | {(r["provider"] or "").rsplit("::", 1)[0]}
+            self.deps[r["urn"]] = edges & set(self.by_urn)
+
+    def destroy_order(self) -> list[str]:
+        """Names as `pulumi destroy` deletes them: a resource goes once everything that
+        depends on it is gone (reverse topological order); one `deletedWith` a resource
+        that is deleted too is skipped (marked `~name`)."""
+        remaining, order = set(self.by_urn), []
+        while remaining:
+            ready = sorted(u for u in remaining if not any(u in self.deps[o] for o in remaining if o != u))
+            assert ready, "dependency cycle"
+            for urn in ready:
+                r = self.by_urn[urn]
+                order.append(("~" if r["options"]["deletedWith"] else "") + r["name"])
+            remaining -= set(ready)
+        return order
+
+    def ancestors(self, name: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [self.by_name[name]["urn"]]
+        while todo:
+            for dep in self.deps[todo.pop()]:
+                if dep not in seen:
+                    seen.add(dep)
+                    todo.append(dep)
+        return {self.by_urn[u]["name"] for u in seen}
+
+
+@pytest.fixture(scope="module")
+def graph() -> Graph:
+    return Graph(run_program("example", stack_values("example")).to_json())
+
+
+def position(order: list[str], name: str) -> int:
+    return order.index(name)
+
+
+@pytest.mark.parametrize(("resource", "cluster", "network"), [("aws-usw2", "aws-usw2-eks", "aws-usw2-vpc"), ("gcp-usc1", "gcp-usc1-gke", None)])
+def test_eks_and_gke_delete_the_gateway_before_the_cluster_and_network(graph: Graph, resource: str, cluster: str, network: str | None) -> None:
+    order = graph.destroy_order()
+    for owner in (f"{resource}-gateway", f"{resource}-envoy-proxy", f"{resource}-gateway-class"):
+        assert owner in order, f"{owner} must really be deleted, not deletedWith the cluster"
+        ancestors = graph.ancestors(owner)
+        # Deleted while the controller runs (it deletes the proxy Service and its load
+        # balancer), and before the cluster and the network it depends on.
+        assert {f"{resource}-envoy-gateway", cluster} <= ancestors, owner
+        assert position(order, owner) < position(order, "~" + f"{resource}-envoy-gateway")
+        assert position(order, owner) < position(order, cluster)
+        if network:
+            assert network in ancestors and position(order, owner) < position(order, network)
+    assert graph.by_name[f"{resource}-gateway"]["options"]["deletedWith"] is None
+
+
+def test_aks_keeps_deleted_with_for_in_cluster_objects(graph: Graph) -> None:
+    cluster = graph.by_name["default-aks"]["urn"]
+    for name in ("default-gateway", "default-envoy-proxy", "default-envoy-gateway", "default-operator-extension"):
+        assert graph.by_name[name]["options"]["deletedWith"] == cluster, name
+
+
+def test_generic_deletes_the_registration_before_the_operator(graph: Graph) -> None:
+    order = graph.destroy_order()
+    registration = graph.by_name["onprem-registration"]["urn"]
+    # The operator release is not uninstalled by itself when its registration goes too...
+    assert graph.by_name["onprem-anyscale-operator"]["options"]["deletedWith"] == registration
+    assert "~onprem-anyscale-operator" in order
+    # ...its namespace (and the operator's pods with it) goes after the registration,
+    # which depends on it.
+    assert "onprem-operator-namespace" in graph.ancestors("onprem-registration")
+    assert position(order, "onprem-registration") < position(order, "onprem-operator-namespace")
+
+
+def test_every_registration_is_deleted_before_its_cluster(graph: Graph) -> None:
+    order = graph.destroy_order()
+    for resource, cluster in (("default", "default-aks"), ("aws-usw2", "aws-usw2-eks"), ("gcp-usc1", "gcp-usc1-gke")):
+        assert position(order, f"{resource}-registration") < position(order, cluster)
+
+
+# --- retention ------------------------------------------------------------------------------
+
+
+def test_retained_storage_keeps_its_resource_group(graph: Graph) -> None:
+    # The example's Azure bucket is created with the default retainOnDelete: true.
+    assert graph.by_name["default-storage"]["options"]["retainOnDelete"] is True
+    assert graph.by_name["ml-platform-rg"]["options"]["retainOnDelete"] is True
+
+
+def test_resource_group_is_deleted_when_no_storage_is_retained() -> None:
+    values = stack_values("dev")
+    for resource in resources_of(values):
+        resource.setdefault("storage", {})["retainOnDelete"] = False
+    plan = run_program("dev", values)
+    groups = plan.of_type("azure-native:resources:ResourceGroup")
+    assert [g["options"]["retainOnDelete"] for g in groups] == [False]
+
+
+def test_registry_has_an_explicit_name_with_a_random_suffix(graph: Graph) -> None:
+    registry = graph.by_name["ml-platform-registry"]
+    assert registry["inputs"]["registryName"] == "acrmlplatform${ml-platform-registry-suffix.result}"
+    suffix = graph.by_name["ml-platform-registry-suffix"]
+    assert suffix["inputs"] == {"length": 8, "special": False, "upper": False}
+
+
+# --- CRDs upgrade with their charts ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dev() -> dict[str, Any]:
+    return run_program("dev", stack_values("dev")).to_json()
+
+
+def test_crds_are_their_own_resources_before_the_controllers(dev: dict[str, Any]) -> None:
+    by_name = {r["name"]: r for r in dev["resources"]}
+    envoy_crds, kuberay_crds = by_name["default-envoy-gateway-crds"], by_name["default-kuberay-crds"]
+    assert envoy_crds["type"] == "kubernetes:helm.sh/v4:Chart"
+    assert envoy_crds["inputs"] == {
+        "chart": "oci://docker.io/envoyproxy/gateway-crds-helm",
+        "version": "v1.7.0",
+        "values": {"crds": {"gatewayAPI": {"enabled": True, "channel": "experimental"}, "envoyGateway": {"enabled": True}}},
+    }
+    assert kuberay_crds["type"] == "kubernetes:yaml/v2:ConfigGroup"
+    assert kuberay_crds["inputs"]["files"] == [
+        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.6.2/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
+        for kind in ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
+    ]
+    for release, crds in (("default-envoy-gateway", envoy_crds), ("default-kuberay", kuberay_crds)):
+        assert crds["urn"] in by_name[release]["dependsOn"]
+        assert by_name[release]["inputs"]["skipCrds"] is True  # Helm leaves them to us
+
+
+def test_a_version_bump_changes_the_crds_in_the_same_update(dev: dict[str, Any]) -> None:
+    values = stack_values("dev")
+    resources_of(values)[0]["addons"] = {"envoyGateway": {"version": "v1.7.1"}, "kuberay": {"version": "1.7.0"}}
+    changes = {c.name: c for c in diff_plans(dev, run_program("dev", values).to_json())}
+    for name in ("default-envoy-gateway-crds", "default-kuberay-crds", "default-envoy-gateway", "default-kuberay"):
+        assert changes[name].action == "update", name
+    assert [p.path for p in changes["default-kuberay-crds"].properties] == [f"files[{i}]" for i in range(4)]
+    assert changes["default-kuberay-crds"].properties[0].new == (
+        "https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/helm-chart/kuberay-operator/crds/ray.io_rayclusters.yaml"
+    )
+
+
+def test_crds_are_applied_with_force_and_kept_on_delete() -> None:
+    import pulumi
+
+    from components.addons import take_over_crd
+
+    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "rayjobs.ray.io"}}
+    args = pulumi.ResourceTransformArgs(True, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "rayjobs", crd, pulumi.ResourceOptions())
+    result = take_over_crd(args)
+    assert result is not None
+    assert result.props["metadata"] == {"name": "rayjobs.ray.io", "annotations": {"pulumi.com/patchForce": "true"}}
+    assert result.opts.retain_on_delete is True
+    other = pulumi.ResourceTransformArgs(True, "kubernetes:core/v1:Service", "svc", {"metadata": {}}, pulumi.ResourceOptions())
+    assert take_over_crd(other) is None
