@@ -322,7 +322,7 @@ def render_scheduling(plan: dict[str, Any], width: int = 100) -> str:
             it = placement.instance_type
             where = "   ".join(f"{m.lower().replace('_', '-')}: {', '.join(p) or '-'}" for m, p in placement.pools.items())
             note = " (chart default)" if it.chart_default else ""
-            lines.append(f"    {it.name:<{column}}{where}{note}"[:width])
+            lines.append(f"    {it.name:<{column}}{where}{note}")
         for pool in view.pools:
             if pool.room is None:
                 lines.append(f"    ? {pool.name}: {pool.instance_type} is not in components/instance_types.py; fit not checked")
@@ -330,4 +330,4 @@ def render_scheduling(plan: dict[str, Any], width: int = 100) -> str:
             lines.append(f"    ! GPU pool {pool} is targeted by no instance type: it never scales up")
         for name in view.unplaced:
             lines.append(f"    ! {name} fits on no pool: its pods would stay Pending")
-    return "\n".join(lines)
+    return "\n".join(line if len(line) <= width else line[: width - 3] + "..." for line in lines)
