@@ -307,10 +307,10 @@ class SystemPoolSpec(Strict):
 
 
 def default_pools(provider: str, pool_cls: type[NodePoolSpec]) -> list[NodePoolSpec]:
-    cpu = defaults.CPU_INSTANCE_TYPE[provider]
+    cpu, disk = defaults.CPU_INSTANCE_TYPE[provider], defaults.DISK_SIZE_GB[provider]
     return [
-        pool_cls(name="cpu", instance_type=cpu, min_count=0, max_count=10),
-        pool_cls(name="cpuspot", instance_type=cpu, min_count=0, max_count=10, capacity_type="SPOT"),
+        pool_cls(name="cpu", instance_type=cpu, min_count=0, max_count=10, disk_size_gb=disk),
+        pool_cls(name="cpuspot", instance_type=cpu, min_count=0, max_count=10, capacity_type="SPOT", disk_size_gb=disk),
     ]
 
 

@@ -240,3 +240,15 @@ def test_gcp_attached_t4_counts_and_a100_generations() -> None:
         "resources[1].cluster.nodePools[0].gpu.count (g): n1-standard-16 takes 1, 2, 4 attached T4 GPUs, not 3",
         "resources[1].cluster.nodePools[1].gpu.type (g): a2-highgpu-1g carries A100-40G, not A100-80G",
     ]
+
+
+def test_default_pools_get_the_default_disk() -> None:
+    spec = load_spec(
+        {"name": "c", "location": "eastus2", "resourceGroup": "rg"},
+        [
+            {"name": "default", "provider": "Azure", "region": "eastus2"},
+            {"name": "a", "provider": "AWS", "region": "us-west-2"},
+            {"name": "g", "provider": "GCP", "region": "us-central1", "project": "my-project"},
+        ],
+    )
+    assert [[p.disk_size_gb for p in r.cluster.node_pools] for r in spec.resources] == [[None, None], [500, 500], [500, 500]]
