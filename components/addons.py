@@ -7,6 +7,7 @@ elsewhere, configured with the same keys either way.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,22 +114,45 @@ def operator_settings(target: Target, cloud_resource_id: pulumi.Input[str], gate
     return settings
 
 
+PATH_PART = re.compile(r"((?:[^.\\[]|\\.)+)((?:\[[0-9]+\])*)")
+
+
+def path_parts(key: str) -> list[str | int]:
+    """A Helm `--set` path -> its parts: `a.b\\.c[0].d` -> ["a", "b.c", 0, "d"]."""
+    parts: list[str | int] = []
+    for match in PATH_PART.finditer(key):
+        parts.append(match.group(1).replace("\\.", "."))
+        parts += [int(i) for i in re.findall(r"\[([0-9]+)\]", match.group(2))]
+    return parts
+
+
 def nest(flat: dict[str, Any]) -> dict[str, Any]:
-    """{"a.b": 1} -> {"a": {"b": 1}}: Helm values from the flat chart keys."""
+    """{"a.b": 1, "a.c[0]": 2} -> {"a": {"b": 1, "c": [2]}}: Helm values from the flat
+    chart keys (Helm `--set` paths, as the AKS extension takes them)."""
     tree: dict[str, Any] = {}
     for key, value in flat.items():
-        node = tree
-        *parents, leaf = key.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
+        node: Any = tree
+        *parents, leaf = path_parts(key)
+        for part, child in zip(parents, [*parents[1:], leaf]):
+            empty: Any = [] if isinstance(child, int) else {}
+            if isinstance(part, int):
+                node.extend(empty for _ in range(part + 1 - len(node)))
+                node[part] = node[part] or empty
+                node = node[part]
+            else:
+                node = node.setdefault(part, empty)
+        if isinstance(leaf, int):
+            node.extend(None for _ in range(leaf + 1 - len(node)))
         node[leaf] = value
     return tree
 
 
 def as_extension_setting(value: Any) -> Any:
-    """Extension settings are strings; booleans become "true"/"false"."""
+    """Extension settings are strings; booleans become "true"/"false", numbers digits."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
     return value
 
 

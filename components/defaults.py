@@ -44,23 +44,50 @@ CLUSTER_AUTOSCALER_VERSION: Final = "9.47.0"
 KUBERNETES_VERSION: Final = "1.33"
 
 # --- Node pools (platform.md 7) ------------------------------------------------------
-# GPU types the pools may carry: the product label GPU feature discovery would set.
-GPU_PRODUCTS: Final[dict[str, str]] = {
-    "T4": "Tesla-T4",
-    "A10": "NVIDIA-A10",
-    "A10G": "NVIDIA-A10G",
-    "L4": "NVIDIA-L4",
-    "A100": "NVIDIA-A100-80GB-PCIe",
-    "H100": "NVIDIA-H100-80GB-HBM3",
+# The operator chart's own GPU mapping (anyscale-operator 1.8.0 values.yaml,
+# `workloads.accelerator.nodeSelectors.<provider>`): GPU pods of accelerator type X get
+# the node selector `<GPU_SELECTOR_KEY>: <value>`, so a GPU pool must carry exactly this
+# value or it never receives a GPU pod (platform.md 9.2). The keys are the GPU types the
+# spec accepts, spelled as the chart spells them. Bump with the chart version.
+GPU_NODE_SELECTORS: Final[dict[str, dict[str, str]]] = {
+    "Azure": {"T4": "NVIDIA-T4", "A10": "NVIDIA-A10", "A100": "NVIDIA-A100", "H100": "NVIDIA-H100"},
+    "AWS": {
+        "V100": "Tesla-V100-SXM2-16GB",
+        "T4": "Tesla-T4",
+        "L4": "NVIDIA-L4",
+        "A10G": "NVIDIA-A10G",
+        "L40S": "NVIDIA-L40S",
+        "A100-40G": "NVIDIA-A100-SXM4-40GB",
+        "A100-80G": "NVIDIA-A100-SXM4-80GB",
+        "H100": "NVIDIA-H100-80GB-HBM3",
+    },
+    "GCP": {
+        "T4": "nvidia-tesla-t4",
+        "L4": "nvidia-l4",
+        "A100-40G": "nvidia-tesla-a100",
+        "A100-80G": "nvidia-a100-80gb",
+        "H100": "nvidia-h100-80gb",
+        "H100-MEGA": "nvidia-h100-mega-80gb",
+        "RTX-PRO-6000": "nvidia-rtx-pro-6000",
+    },
 }
+# The node label the chart selects GPU nodes by. We set it on AKS and EKS pools; GKE
+# sets its own from the pool's accelerator type (which is therefore the chart's value).
+GPU_SELECTOR_KEY: Final[dict[str, str]] = {
+    "Azure": "nvidia.com/gpu.product",
+    "AWS": "nvidia.com/gpu.product",
+    "GCP": "cloud.google.com/gke-accelerator",
+}
+GPU_TYPES: Final[dict[str, tuple[str, ...]]] = {p: tuple(m) for p, m in GPU_NODE_SELECTORS.items()}
 
-# GPU types each provider offers as node pools (AKS: T4, A10, A100, H100 shapes of
-# platform.md 7; AWS: g4dn, g5, g6, p4d, p5; GCP: accelerator types).
-GPU_TYPES: Final[dict[str, tuple[str, ...]]] = {
-    "Azure": ("T4", "A10", "A100", "H100"),
-    "AWS": ("T4", "A10G", "L4", "A100", "H100"),
-    "GCP": ("T4", "L4", "A100", "H100"),
-}
+# Root disk of worker nodes (GiB): Ray images are several GB, plus /tmp/ray and object
+# spilling. The reference modules use 500 GiB gp3 on EKS and 500 GB pd-ssd on GKE
+# (platform.md 9.2); EKS would otherwise give 20 GiB, GKE 100 GB pd-balanced. On EKS the
+# size goes to the node group's `disk_size` (the volume type is the EKS AMI's root
+# volume, gp3 on AL2023; a launch template would pin it, not done yet). AKS keeps
+# its own default (128 GB managed, or ephemeral where the VM's cache fits) unless set.
+DISK_SIZE_GB: Final[dict[str, int | None]] = {"Azure": None, "AWS": 500, "GCP": 500}
+GKE_DISK_TYPE: Final = "pd-ssd"
 
 # Per provider: system pool instance type and the default CPU instance type.
 SYSTEM_INSTANCE_TYPE: Final[dict[str, str]] = {

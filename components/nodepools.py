@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from components import defaults
 from components.spec import NodePoolSpec
 
 CAPACITY_TAINT = "node.anyscale.com/capacity-type"
@@ -28,12 +29,18 @@ def pool_taints(pool: NodePoolSpec) -> list[Taint]:
     return taints
 
 
-def pool_labels(pool: NodePoolSpec) -> dict[str, str]:
+def gpu_selector(provider: str, gpu_type: str) -> tuple[str, str]:
+    """The node label the operator selects this GPU's nodes by: the chart's own value
+    (defaults.GPU_NODE_SELECTORS), under its key for the provider."""
+    return defaults.GPU_SELECTOR_KEY[provider], defaults.GPU_NODE_SELECTORS[provider][gpu_type]
+
+
+def pool_labels(pool: NodePoolSpec, provider: str) -> dict[str, str]:
     labels = {CAPACITY_TAINT: pool.capacity_type}
     if pool.gpu is not None:
-        labels |= {
-            "nvidia.com/gpu.product": pool.gpu.product,
-            "nvidia.com/gpu.count": str(pool.gpu.count),
-            ACCELERATOR_TAINT: "GPU",
-        }
+        key, value = gpu_selector(provider, pool.gpu.type)
+        # GKE labels `cloud.google.com/gke-accelerator` itself, from the pool's
+        # accelerator type (and refuses labels under cloud.google.com).
+        labels |= {} if provider == "GCP" else {key: value}
+        labels |= {"nvidia.com/gpu.count": str(pool.gpu.count), ACCELERATOR_TAINT: "GPU"}
     return labels

@@ -29,6 +29,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from components import defaults
+from components import instance_types
 from components.names import check_names
 from components.raw_config import printable, raw_problems
 from components.regions import KNOWN_REGIONS
@@ -198,12 +199,20 @@ class GenericStorage(StorageSpec):
 
 
 class GpuSpec(Strict):
-    type: Literal["T4", "A10", "A10G", "L4", "A100", "H100"]
-    count: int = Field(1, ge=1, le=16)
+    # One of the operator chart's accelerator names on the resource's provider
+    # (defaults.GPU_NODE_SELECTORS); checked against the instance type by the cluster.
+    type: str = Field(min_length=1)
+    # Defaults to what the instance type carries (1 for GPUs attached on GCP N1).
+    count: int | None = Field(None, ge=1, le=16)
 
-    @property
-    def product(self) -> str:
-        return defaults.GPU_PRODUCTS[self.type]
+
+class ShapeSpec(Strict):
+    """A node's capacity as the cloud sells it, for instance types not in
+    components/instance_types.py. The operator's instance type is sized from it."""
+
+    cpu: int = Field(ge=1, le=1024, description="vCPUs")
+    memory_gb: float = Field(gt=0, le=32768, description="memory in GiB")
+    gpus: int = Field(0, ge=0, le=16)
 
 
 class NodePoolSpec(Strict):
@@ -215,6 +224,9 @@ class NodePoolSpec(Strict):
     max_count: int = Field(10, ge=1, le=1000)
     capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
     gpu: GpuSpec | None = None
+    shape: ShapeSpec | None = None
+    # Root disk; the cluster fills in the provider's default (defaults.DISK_SIZE_GB).
+    disk_size_gb: int | None = Field(None, ge=30, le=16384)
 
     @model_validator(mode="after")
     def _bounds(self) -> NodePoolSpec:
@@ -252,10 +264,10 @@ class SystemPoolSpec(Strict):
 
 
 def default_pools(provider: str, pool_cls: type[NodePoolSpec]) -> list[NodePoolSpec]:
-    cpu = defaults.CPU_INSTANCE_TYPE[provider]
+    cpu, disk = defaults.CPU_INSTANCE_TYPE[provider], defaults.DISK_SIZE_GB[provider]
     return [
-        pool_cls(name="cpu", instance_type=cpu, min_count=0, max_count=10),
-        pool_cls(name="cpuspot", instance_type=cpu, min_count=0, max_count=10, capacity_type="SPOT"),
+        pool_cls(name="cpu", instance_type=cpu, min_count=0, max_count=10, disk_size_gb=disk),
+        pool_cls(name="cpuspot", instance_type=cpu, min_count=0, max_count=10, capacity_type="SPOT", disk_size_gb=disk),
     ]
 
 
@@ -272,19 +284,67 @@ class ClusterSpec(Strict):
             raise fail("pool", "node pool names must be unique (repeated: {d})", d=", ".join(duplicates))
         if "system" in names:
             raise fail("pool", "'system' is the system pool's name; give the worker pool another name")
-        offered = defaults.GPU_TYPES[cls.provider]
-        for index, pool in enumerate(pools):
-            if pool.gpu is not None and pool.gpu.type not in offered:
-                raise fail(
-                    "pool",
-                    "nodePools[{i}] ({n}): GPU type {t} is not offered on {p}; use one of {o}",
-                    i=index,
-                    n=pool.name,
-                    t=pool.gpu.type,
-                    p=cls.provider,
-                    o=", ".join(offered),
-                )
+        problems = [
+            InitErrorDetails(type=PydanticCustomError("pool", message), loc=(index, *where), input=None)
+            for index, pool in enumerate(pools)
+            for where, message in check_machine(cls.provider, pool)
+        ]
+        if problems:
+            raise ValidationError.from_exception_data(cls.__name__, problems)
+        for pool in pools:
+            if pool.disk_size_gb is None:
+                pool.disk_size_gb = defaults.DISK_SIZE_GB[cls.provider]
         return pools
+
+
+def check_machine(provider: str, pool: NodePoolSpec) -> list[tuple[tuple[str, ...], str]]:
+    """The pool's GPU against what its instance type carries; fills in `gpu.count`.
+    Returns (path inside the pool, message) per problem."""
+    gpu, offered = pool.gpu, defaults.GPU_TYPES[provider]
+    machine = instance_types.machine(provider, pool.instance_type)
+    if gpu is not None and gpu.type not in offered:
+        carries = f"; {pool.instance_type} carries {machine.gpu_type}" if machine and machine.gpu_type else ""
+        return [(("gpu", "type"), f"{gpu.type} is not a GPU type the operator chart maps on {provider}{carries}; use one of {', '.join(offered)}")]
+    if pool.shape is not None:
+        return _check_shape(pool, pool.shape)
+    if machine is None:
+        known = sorted(instance_types.INSTANCE_TYPES[provider])
+        close = difflib.get_close_matches(pool.instance_type, known, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        return [(("instanceType",), f"'{pool.instance_type}' is not a known {provider} instance type (components/instance_types.py); {hint}"
+                 "or give the node's size as `shape: {cpu, memoryGb, gpus}`")]
+    it = pool.instance_type
+    if machine.gpu_type is not None:
+        if gpu is None:
+            return [(("gpu",), f"{it} carries {machine.gpus} x {machine.gpu_type}: add `gpu: {{type: {machine.gpu_type}}}` so the pool is labelled and tainted for GPU pods")]
+        if gpu.type != machine.gpu_type:
+            return [(("gpu", "type"), f"{it} carries {machine.gpu_type}, not {gpu.type}")]
+        if gpu.count not in (None, machine.gpus):
+            return [(("gpu", "count"), f"{it} carries {machine.gpus} GPUs, not {gpu.count}; omit `count` or set it to {machine.gpus}")]
+        gpu.count = machine.gpus
+    elif gpu is not None and gpu.type in machine.attachable:
+        allowed = machine.attachable[gpu.type]
+        gpu.count = gpu.count or allowed[0]
+        if gpu.count not in allowed:
+            return [(("gpu", "count"), f"{it} takes {', '.join(map(str, allowed))} attached {gpu.type} GPUs, not {gpu.count}")]
+    elif gpu is not None:
+        takes = f"takes attached {', '.join(machine.attachable)} only" if machine.attachable else "has no GPUs"
+        examples = [n for n, m in instance_types.INSTANCE_TYPES[provider].items() if m.gpu_type == gpu.type or gpu.type in m.attachable]
+        hint = f"; for {gpu.type} use e.g. {examples[0]}" if examples else ""
+        return [(("gpu", "type"), f"{it} {takes}, not {gpu.type}{hint}")]
+    return []
+
+
+def _check_shape(pool: NodePoolSpec, shape: ShapeSpec) -> list[tuple[tuple[str, ...], str]]:
+    gpu = pool.gpu
+    if gpu is None:
+        return [(("gpu",), f"the shape has {shape.gpus} GPUs: add `gpu: {{type: ...}}`")] if shape.gpus else []
+    if not shape.gpus:
+        return [(("shape", "gpus"), "is 0 but the pool has a `gpu`: give the node's GPU count")]
+    gpu.count = gpu.count or shape.gpus
+    if shape.gpus != gpu.count:
+        return [(("shape", "gpus"), f"is {shape.gpus} but the pool's gpu.count is {gpu.count}; they must agree")]
+    return []
 
 
 class AksClusterSpec(ClusterSpec):

@@ -49,11 +49,12 @@ def write_json(plan: Plan, path: str) -> None:
 
 def render(plan: Plan, width: int, color: bool) -> str:
     from preflight.rollout import estimate, render_estimate
+    from preflight.scheduling import render_scheduling
     from preflight.tree import render_summary, render_tree
 
     document = printable_document(plan.to_json())
     return "\n".join(
-        [render_tree(document, width=width, color=color), "", render_summary(document, width), "", render_estimate(estimate(document), width=width)]
+        [render_tree(document, width=width, color=color), "", render_summary(document, width), "", render_estimate(estimate(document), width=width), "", render_scheduling(document, width)]
     )
 
 

@@ -14,7 +14,6 @@ import pytest
 from components import defaults
 from components.gcp.names import kubeconfig
 from components.names import gcp_account_id as account_id, gcs_bucket_name as bucket_name, gke_cluster_name as cluster_name
-from components.gcp.pools import ACCELERATORS
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 
@@ -248,11 +247,14 @@ def test_gpu_pool(gpu_plan: Plan) -> None:
     ]
     assert pool["nodeConfig"]["labels"] == {
         "node.anyscale.com/capacity-type": "SPOT",
-        "nvidia.com/gpu.product": "Tesla-T4",
+        # No nvidia.com/gpu.product: GKE labels cloud.google.com/gke-accelerator from
+        # the accelerator type, which the operator chart selects on GCP.
         "nvidia.com/gpu.count": "2",
         "node.anyscale.com/accelerator-type": "GPU",
     }
     assert pool["nodeConfig"]["spot"] is True
+    # Ray images and spilling: the reference modules' 500 GB pd-ssd (platform.md 9.2).
+    assert (pool["nodeConfig"]["diskSizeGb"], pool["nodeConfig"]["diskType"]) == (500, "pd-ssd")
     assert pool["autoscaling"]["totalMaxNodeCount"] == 4
     assert gpu_plan.named(f"{NAME}-pool-cpu")["inputs"]["autoscaling"]["totalMinNodeCount"] == 2
 
@@ -273,15 +275,18 @@ def test_protection_follows_the_cloud(gpu_plan: Plan) -> None:
     assert bucket["options"]["retainOnDelete"] is False
 
 
-def test_accelerator_table() -> None:
-    assert ACCELERATORS == {
-        "T4": "nvidia-tesla-t4",
-        "L4": "nvidia-l4",
-        "A100": "nvidia-a100-80gb",
-        "H100": "nvidia-h100-80gb",
-    }
-    # Every GPU type the spec admits on GCP has an accelerator name.
-    assert set(ACCELERATORS) == set(defaults.GPU_TYPES["GCP"])
+def test_accelerator_types_are_the_charts_gcp_node_selector_values() -> None:
+    """GKE labels cloud.google.com/gke-accelerator with the pool's accelerator type, and
+    the operator chart (1.8.0) selects GPU nodes on GCP by exactly these values."""
+    from components.gcp.pools import accelerator
+    from components.spec import GkeClusterSpec
+
+    chart = {"T4": "nvidia-tesla-t4", "L4": "nvidia-l4", "A100-40G": "nvidia-tesla-a100", "A100-80G": "nvidia-a100-80gb", "H100": "nvidia-h100-80gb"}
+    machines = {"T4": "n1-standard-16", "L4": "g2-standard-8", "A100-40G": "a2-highgpu-1g", "A100-80G": "a2-ultragpu-1g", "H100": "a3-highgpu-8g"}
+    pools = GkeClusterSpec.model_validate(
+        {"nodePools": [{"name": f"p{i}", "instanceType": machines[t], "gpu": {"type": t}} for i, t in enumerate(chart)]}
+    ).node_pools
+    assert {p.gpu.type: accelerator(p)[0]["type"] for p in pools if p.gpu} == chart
 
 
 # --- bucket and identity -----------------------------------------------------------------

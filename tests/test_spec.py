@@ -403,11 +403,16 @@ def test_pool_names_unique() -> None:
     )
 
 
-@pytest.mark.parametrize(("index", "gpu", "provider", "offered"), [(2, "A10", "GCP", "T4, L4, A100, H100"), (0, "A10G", "Azure", "T4, A10, A100, H100")])
-def test_gpu_type_offered_by_provider(index: int, gpu: str, provider: str, offered: str) -> None:
+@pytest.mark.parametrize(
+    ("index", "gpu", "instance_type", "provider", "offered"),
+    [(2, "A10", "g2-standard-8", "GCP", "; g2-standard-8 carries L4; use one of T4, L4, A100-40G, A100-80G, H100, H100-MEGA, RTX-PRO-6000"),
+     (0, "A10G", "Standard_NV36ads_A10_v5", "Azure", "; Standard_NV36ads_A10_v5 carries A10; use one of T4, A10, A100, H100")],
+)
+def test_gpu_type_offered_by_provider(index: int, gpu: str, instance_type: str, provider: str, offered: str) -> None:
+    """GPU types are the operator chart's accelerator names on the provider (1.8.0)."""
     cloud, resources = config()
-    resources[index]["cluster"] = {"nodePools": [{"name": "gpu", "instanceType": "x", "gpu": {"type": gpu}}]}
+    resources[index]["cluster"] = {"nodePools": [{"name": "gpu", "instanceType": instance_type, "gpu": {"type": gpu}}]}
     name = resources[index]["name"]
     assert only_problem(cloud, resources) == (
-        f"resources[{index}].cluster.nodePools ({name}): nodePools[0] (gpu): GPU type {gpu} is not offered on {provider}; use one of {offered}"
+        f"resources[{index}].cluster.nodePools[0].gpu.type ({name}): {gpu} is not a GPU type the operator chart maps on {provider}{offered}"
     )

@@ -21,7 +21,7 @@ REPLACED_ON = ["instanceTypes", "capacityType", "amiType"]
 
 
 def worker_labels(pool: NodePoolSpec) -> dict[str, str]:
-    labels = pool_labels(pool)
+    labels = pool_labels(pool, "AWS")
     if pool.gpu is not None:
         # The autoscaler treats nodes with this label as GPU nodes still starting until
         # the device plugin reports the GPUs, instead of adding more of them meanwhile.
@@ -62,6 +62,7 @@ class NodeGroups:
             capacity_type=worker.capacity_type if worker else "ON_DEMAND",
             scaling_config={"min_size": pool.min_count, "max_size": pool.max_count, "desired_size": pool.min_count},
             labels=worker_labels(worker) if worker else None,
+            disk_size=worker.disk_size_gb if worker else None,
             taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(worker)] if worker else None,
             # The Cluster Autoscaler owns the current size; only the bounds are ours. The
             # group's name is fixed: a replacement deletes the old group first, or the

@@ -14,6 +14,7 @@ from components.aws.policies import bucket_policy
 from components.aws.pools import node_groups
 from components.kube import kubernetes_provider
 from components.names import SYSTEM_POOL
+from components.operator_shapes import instance_type_settings
 from components.scope import Scope
 from components.spec import AwsResource
 from components.target import CloudContext, Target
@@ -80,7 +81,7 @@ class EksCluster(pulumi.ComponentResource):
             bucket_region=spec.storage.region,
             registration_identity=role.arn,  # the same ARN in both places
             operator_identity=role.arn,
-            operator_settings={"global.aws.region": spec.region},
+            operator_settings={"global.aws.region": spec.region, **instance_type_settings("AWS", spec.cluster.node_pools)},
             proxy_service_annotations=PROXY_SERVICE_ANNOTATIONS,
             gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
             load_balancer_outlives_cluster=True,  # the NLB would block the VPC delete

@@ -32,7 +32,8 @@ def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.Mana
         min_count=pool.min_count,
         max_count=pool.max_count,
         node_taints=taints,
-        node_labels=pool_labels(pool),
+        node_labels=pool_labels(pool, "Azure"),
+        **({"os_disk_size_gb": pool.disk_size_gb} if pool.disk_size_gb else {}),
         **({"scale_set_priority": "Spot", "scale_set_eviction_policy": "Delete", "spot_max_price": -1} if spot else {}),
         # The pool's name is fixed, and AKS cannot change a pool's VM size or priority:
         # such a change is a new pool, created after the old one is gone. The autoscaler

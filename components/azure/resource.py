@@ -9,6 +9,7 @@ from components.azure.cluster import build_cluster, cluster_kubeconfig
 from components.azure.identity import Grants, build_identity, registry_grants
 from components.azure.pools import build_pools
 from components.kube import kubernetes_provider
+from components.operator_shapes import instance_type_settings
 from components.scope import Scope
 from components.spec import AzureResource
 from components.target import CloudContext, OperatorExtension, Target
@@ -43,7 +44,7 @@ class AksCluster(pulumi.ComponentResource):
             bucket_region=spec.storage.region,
             registration_identity=principal_id,  # the OBJECT (principal) ID
             operator_identity=operator.identity.client_id,  # the CLIENT ID: a different GUID
-            operator_settings={"global.auth.audience": defaults.OPERATOR_AUDIENCE},
+            operator_settings={"global.auth.audience": defaults.OPERATOR_AUDIENCE, **instance_type_settings("Azure", spec.cluster.node_pools)},
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             operator_extension=OperatorExtension(cluster.name, ctx.resource_group_name, ctx.azure_provider),
             ready=[cluster, *pools, operator.identity, operator.federation, *registry, *bucket.resources],

@@ -5,18 +5,12 @@ from typing import Any
 
 import pulumi_gcp as gcp
 
+from components import defaults
 from components.names import SYSTEM_POOL, pool_logical_name
-from components.nodepools import Taint, pool_labels, pool_taints
+from components.nodepools import Taint, gpu_selector, pool_labels, pool_taints
 from components.scope import Scope
 from components.spec import GcpResource, NodePoolSpec
 
-# Spec GPU type -> GKE accelerator name (the spec admits only these on GCP).
-ACCELERATORS: dict[str, str] = {
-    "T4": "nvidia-tesla-t4",
-    "L4": "nvidia-l4",
-    "A100": "nvidia-a100-80gb",
-    "H100": "nvidia-h100-80gb",
-}
 # Kubernetes taint effects -> the GKE API's spelling.
 TAINT_EFFECTS: dict[str, str] = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE", "NoExecute": "NO_EXECUTE"}
 # What we change only through a new pool (spot and accelerators are fixed at creation).
@@ -29,7 +23,8 @@ def accelerator(pool: NodePoolSpec) -> list[dict[str, Any]]:
     assert pool.gpu is not None
     return [
         {
-            "type": ACCELERATORS[pool.gpu.type],
+            # GKE labels the nodes cloud.google.com/gke-accelerator=<type>: the chart's value.
+            "type": gpu_selector("GCP", pool.gpu.type)[1],
             "count": pool.gpu.count,
             # GKE installs the driver; its own device plugin then advertises nvidia.com/gpu.
             "gpu_driver_installation_config": {"gpu_driver_version": "LATEST"},
@@ -46,7 +41,9 @@ def worker_config(pool: NodePoolSpec) -> dict[str, Any]:
         "machine_type": pool.instance_type,
         "spot": pool.capacity_type == "SPOT",
         "taints": [gke_taint(t) for t in pool_taints(pool)],
-        "labels": pool_labels(pool),
+        "labels": pool_labels(pool, "GCP"),
+        "disk_size_gb": pool.disk_size_gb,
+        "disk_type": defaults.GKE_DISK_TYPE,
     }
     if pool.gpu is not None:
         node_config["guest_accelerators"] = accelerator(pool)

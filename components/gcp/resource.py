@@ -9,6 +9,7 @@ from components.gcp.cluster import build_cluster, cluster_kubeconfig
 from components.gcp.identity import build_account
 from components.gcp.pools import build_pools, build_system_pool
 from components.kube import kubernetes_provider
+from components.operator_shapes import instance_type_settings
 from components.scope import Scope
 from components.spec import GcpResource
 from components.target import CloudContext, Target
@@ -47,7 +48,7 @@ class GkeCluster(pulumi.ComponentResource):
             operator_identity=email,
             # The chart annotates its service account with iam.gke.io/gcp-service-account
             # itself, from global.auth.iamIdentity, when cloudProvider is gcp.
-            operator_settings={"global.gcp.projectId": spec.project},
+            operator_settings={"global.gcp.projectId": spec.project, **instance_type_settings("GCP", spec.cluster.node_pools)},
             gateway_address_kind="ip",
             load_balancer_outlives_cluster=True,  # its forwarding rules would stay billed
             # GKE installs the drivers and its own device plugin on GPU nodes; a second
