@@ -653,7 +653,9 @@ def load_spec(cloud: Any, resources: Any) -> StackSpec:
     # repeat it (or echo a secret back).
     early = [Problem(_path(list(loc)), _resource_name(list(loc), resources), message) for loc, message in raw_problems(raw)]
     try:
-        spec = StackSpec.model_validate(raw)
+        # camelCase only, as documented: the Python field names (resource_group) are for
+        # the code, not the stack file.
+        spec = StackSpec.model_validate(raw, by_alias=True, by_name=False)
     except ValidationError as error:
         later = [p for p in _problems(error, resources) if not any(_within(p.path, e.path) for e in early)]
         raise SpecError(sorted(early + later, key=_problem_order)) from None
@@ -700,6 +702,9 @@ def _config_order(item: dict[str, Any]) -> tuple[int, int]:
 def _message(item: dict[str, Any]) -> str:
     kind, msg = item["type"], item["msg"]
     if kind == "extra_forbidden":
+        key = item["loc"][-1] if item["loc"] else ""
+        if isinstance(key, str) and "_" in key and to_camel(key) != key:
+            return f"unknown key: the stack config is camelCase, write `{to_camel(key)}`"
         return "unknown key (check the spelling; see the config reference in README.md)"
     if kind == "missing":
         return "is required"

@@ -116,3 +116,15 @@ def test_no_control_character_passes_in_any_slot(text: str, control: str, slot: 
     found = problems(lambda c, r: r[2].__setitem__(slot, value))
     assert found, f"{value!r} in resources[2].{slot} passed"
     assert control not in "".join(found)  # escaped wherever the value is quoted
+
+
+def test_snake_case_keys_are_rejected_with_the_camel_case_spelling() -> None:
+    def snake(cloud: dict[str, Any], resources: list[dict[str, Any]]) -> None:
+        cloud["resource_group"] = cloud.pop("resourceGroup")
+        resources[0]["cluster"]["node_pools"] = resources[0]["cluster"].pop("nodePools")
+
+    assert problems(snake) == [
+        "cloud.resourceGroup: is required",
+        "cloud.resource_group: unknown key: the stack config is camelCase, write `resourceGroup`",
+        "resources[0].cluster.node_pools (default): unknown key: the stack config is camelCase, write `nodePools`",
+    ]
