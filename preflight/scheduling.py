@@ -22,7 +22,7 @@ from typing import Any
 from components import defaults, instance_types
 from components.addons import nest
 from components.operator_shapes import INSTANCE_TYPE_LABEL, reserved_cpu, reserved_memory_gib
-from preflight.tree import cloud_resource_of, index_by_urn, resource_name
+from preflight.planfile import Graph, resource_name
 
 CAPACITY_TAINT = "node.anyscale.com/capacity-type"
 ACCELERATOR_TAINT = "node.anyscale.com/accelerator-type"
@@ -264,12 +264,12 @@ def why_not(instance_type: InstanceType, pool: Pool, provider: str, market: str)
 
 def scheduling(plan: dict[str, Any]) -> list[ResourceView]:
     resources = plan.get("resources") or []
-    by_urn = index_by_urn(resources)
+    graph = Graph(resources)
     order = [r for r in resources if r["type"] == "anyscale-cloud:index:CloudResource"]
     pools: dict[str, list[Pool]] = {r["urn"]: [] for r in order}
     values: dict[str, dict[str, Any]] = {}
     for resource in resources:
-        owner = cloud_resource_of(resource, by_urn)
+        owner = graph.cloud_resource_of(resource)
         if owner is None or owner["urn"] not in pools:
             continue
         operator = _operator_values(resource)

@@ -28,8 +28,8 @@ def base_values() -> dict[str, Any]:
     """The example stack with one explicit `cpu` pool on EKS and GKE too."""
     values = stack_values("example")
     aws, gcp = resources_of(values)[1], resources_of(values)[2]
-    aws["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "g5.xlarge"}]}
-    gcp["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "g2-standard-8"}]}
+    aws["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "m6i.4xlarge"}]}
+    gcp["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "n2-standard-16"}]}
     return values
 
 
@@ -44,15 +44,16 @@ def pool(values: dict[str, Any], index: int, name: str) -> dict[str, Any]:
 
 def change_instance_type(values: dict[str, Any]) -> None:
     pool(values, 0, "cpu")["instanceType"] = "Standard_D8s_v5"
-    pool(values, 1, "cpu")["instanceType"] = "g5.2xlarge"
-    pool(values, 2, "cpu")["instanceType"] = "g2-standard-16"
+    pool(values, 1, "cpu")["instanceType"] = "m6i.8xlarge"
+    pool(values, 2, "cpu")["instanceType"] = "n2-standard-32"
 
 
 def add_gpu(values: dict[str, Any]) -> None:
-    # A GPU pool on AKS is a GPU VM size; on EKS another AMI, on GKE an accelerator.
+    # A GPU pool is a GPU machine (the spec checks the GPU against the instance type);
+    # on EKS it also takes another AMI, on GKE an accelerator.
     pool(values, 0, "gput4").update(instanceType="Standard_NC24ads_A100_v4", gpu={"type": "A100", "count": 1})
-    pool(values, 1, "cpu")["gpu"] = {"type": "A10G", "count": 1}
-    pool(values, 2, "cpu")["gpu"] = {"type": "L4", "count": 1}
+    pool(values, 1, "cpu").update(instanceType="g5.xlarge", gpu={"type": "A10G", "count": 1})
+    pool(values, 2, "cpu").update(instanceType="g2-standard-8", gpu={"type": "L4", "count": 1})
 
 
 def make_spot(values: dict[str, Any]) -> None:
