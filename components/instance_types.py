@@ -42,7 +42,10 @@ def _family(gpu_type: str | None, sizes: dict[str, tuple[int, float, int]]) -> d
     return {name: Machine(cpu, mem, gpus, gpu_type if gpus else None) for name, (cpu, mem, gpus) in sizes.items()}
 
 
+# cloud.google.com/compute/docs/gpus#t4-gpus: 1 or 2 T4s on N1 machines of at most 48
+# vCPUs, 4 T4s on up to 96.
 _N1_T4 = {"T4": (1, 2, 4)}
+_N1_T4_LARGE = {"T4": (4,)}
 
 INSTANCE_TYPES: Final[dict[str, dict[str, Machine]]] = {
     "Azure": {
@@ -95,8 +98,8 @@ INSTANCE_TYPES: Final[dict[str, dict[str, Machine]]] = {
     "GCP": {
         **_family(None, {f"e2-standard-{n}": (n, 4 * n, 0) for n in (2, 4, 8, 16, 32)}),
         **_family(None, {f"n2-standard-{n}": (n, 4 * n, 0) for n in (2, 4, 8, 16, 32, 48, 64, 80, 96, 128)}),
-        # N1 takes T4s attached at create time (1, 2 or 4 per node).
-        **{f"n1-standard-{n}": Machine(n, 3.75 * n, attachable=_N1_T4) for n in (4, 8, 16, 32, 64, 96)},
+        # N1 takes T4s attached at create time (1, 2 or 4 per node; above 48 vCPUs only 4).
+        **{f"n1-standard-{n}": Machine(n, 3.75 * n, attachable=_N1_T4 if n <= 48 else _N1_T4_LARGE) for n in (4, 8, 16, 32, 64, 96)},
         **_family("L4", {
             "g2-standard-4": (4, 16, 1), "g2-standard-8": (8, 32, 1), "g2-standard-12": (12, 48, 1), "g2-standard-16": (16, 64, 1),
             "g2-standard-24": (24, 96, 2), "g2-standard-32": (32, 128, 1), "g2-standard-48": (48, 192, 4), "g2-standard-96": (96, 384, 8),

@@ -22,6 +22,11 @@ STORAGE_ACCOUNT_SUFFIX = 6
 S3_SUFFIX = 8
 GCS_SUFFIX = 6
 SYSTEM_POOL = "system"
+# Reserved prefixes and suffixes of S3 bucket names, and GCS's reserved spellings.
+S3_RESERVED = r"^(xn--|sthree-|amzn-s3-demo-)|(-s3alias|--ol-s3|\.mrap|--x-s3|--table-s3)$"
+GCS_RESERVED = r"^goog|g[o0]{2}g[l1]e"
+# A name that would start with (or hold) a reserved part gets this prefix (or loses it).
+SAFE_PREFIX = "anyscale-"
 
 
 @dataclass(frozen=True)
@@ -33,10 +38,14 @@ class Rule:
     max_length: int
     pattern: str  # the whole name must match (re.fullmatch: no trailing newline slips by)
     form: str  # the rule in words, for the error message
+    # Parts the cloud reserves even where the pattern allows them (re.search).
+    reserved: str | None = None
 
     def problem(self, name: str) -> str | None:
         if not self.min_length <= len(name) <= self.max_length or not re.fullmatch(self.pattern, name):
             return f"gives the {self.what} {name!r}, which the cloud rejects: {self.form}"
+        if self.reserved and re.search(self.reserved, name):
+            return f"gives the {self.what} {name!r}, which uses a part the cloud reserves ({self.reserved})"
         return None
 
 
@@ -67,6 +76,8 @@ RULES = {
     "s3_bucket": Rule(
         "S3 bucket name", 3, 63, r"[a-z0-9][-.a-z0-9]*[a-z0-9]",
         "3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
+        # docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
+        reserved=S3_RESERVED,
     ),
     "gke_cluster": Rule(
         "GKE cluster name", 1, 40, r"[a-z]([-a-z0-9]*[a-z0-9])?",
@@ -83,6 +94,8 @@ RULES = {
     "gcs_bucket": Rule(
         "GCS bucket name", 3, 63, r"[a-z0-9][-_a-z0-9]*[a-z0-9]",
         "3-63 lowercase letters, digits, '-' and '_', starting and ending with a letter or digit",
+        # cloud.google.com/storage/docs/buckets#naming: no "goog" prefix, no "google" or misspellings
+        reserved=GCS_RESERVED,
     ),
 }
 
@@ -127,6 +140,8 @@ def eks_cluster_name(cloud: str, resource: str) -> str:
 def s3_bucket_name(cloud: str, resource: str, suffix: str) -> str:
     """S3 names are global: 3-63 lowercase letters, digits and '-'."""
     stem = re.sub(r"-+", "-", re.sub(r"[^a-z0-9-]", "-", f"{cloud}-{resource}".lower())).strip("-")
+    if re.search(S3_RESERVED, stem + "-"):  # sthree-..., amzn-s3-demo-..., xn--...
+        stem = SAFE_PREFIX + stem
     return f"{stem[: 62 - len(suffix)].rstrip('-')}-{suffix}".lstrip("-")
 
 
@@ -147,9 +162,20 @@ def gcp_account_id(cloud: str, resource: str) -> str:
     return gcp_name("anyscale", cloud, resource, limit=30)
 
 
+def gcp_display_name(cloud: str, resource: str) -> str:
+    """A service account's display name: at most 100 bytes of UTF-8 (the IAM API's limit)."""
+    text = f"Anyscale operator ({cloud}/{resource})"
+    if len(text.encode()) <= 100:
+        return text
+    return text.encode()[:96].decode("utf-8", "ignore") + "...)"
+
+
 def gcs_bucket_name(cloud: str, resource: str, suffix: str) -> str:
     """Bucket names are global (3-63 characters): ours carry a random suffix."""
-    stem = gcp_name(cloud, resource, limit=62 - len(suffix)) or "anyscale"
+    stem = re.sub(r"g[o0]{2}g[l1]e", "gcp", gcp_name(cloud, resource, limit=200))
+    if stem.startswith("goog"):
+        stem = SAFE_PREFIX + stem
+    stem = stem[: 62 - len(suffix)].rstrip("-") or "anyscale"
     return f"{stem}-{suffix}"
 
 

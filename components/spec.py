@@ -526,9 +526,14 @@ class CloudSpec(Strict):
         return check_region(value, "Azure")
 
 
+# The platform sets no limit; this program does, so that a stack file from a pull request
+# cannot keep CI planning for hours (a plan grows about linearly, ~1 s per resource).
+MAX_RESOURCES = 100
+
+
 class StackSpec(Strict):
     cloud: CloudSpec
-    resources: list[AnyResource]
+    resources: list[AnyResource] = Field(max_length=MAX_RESOURCES)
 
     @model_validator(mode="wrap")
     @classmethod

@@ -525,7 +525,7 @@ def render_markdown(changes: list[Change]) -> str:
         for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
             flag = "**disruptive**" if c.disruptive else ""
             lines.append(f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
-                         f"| {md_text(c.cloud_resource or 'cloud')} | {flag} |")
+                         f"| {md_code(c.cloud_resource) if c.cloud_resource else 'cloud'} | {flag} |")
         lines.append("")
     for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
         if c.reasons or c.notes or (c.action in ("update", "replace") and c.properties):

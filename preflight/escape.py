@@ -41,12 +41,14 @@ def md_code(value: str) -> str:
 # Characters with a meaning in GitHub-flavoured markdown, escaped with a backslash.
 # Only those that act mid-line: emphasis, code, links/images, tables, strikethrough,
 # autolinks/HTML (`<`, `>` and `&` are HTML-escaped first).
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~@#:])")  # also mentions (@team), issue links (#1), URLs (x://)
+_WWW = re.compile(r"(?i)\bwww\.")  # GitHub autolinks www.example.com too
 
 
 def md_text(value: str) -> str:
     """Plain text in markdown: no emphasis, links, code or HTML of the value's making."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(printable(value), quote=False))
+    text = _MD_SPECIAL.sub(r"\\\1", html.escape(printable(value), quote=False))
+    return _WWW.sub(lambda m: m.group(0)[:-1] + "\\.", text)
 
 
 def html_text(value: str) -> str:

@@ -54,7 +54,19 @@ def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
 
 
 class _StrictLoader(_YAML_BASE):  # type: ignore[misc, valid-type]
-    """Safe loading, and a duplicate key is an error instead of 'the last one wins'."""
+    """Safe loading of JSON-shaped data only, and a duplicate key is an error instead of
+    'the last one wins'. Unquoted dates stay strings (config values are JSON to the
+    engine); `!!binary`, `!!set`, `!!omap` and `!!pairs` are refused."""
+
+    # A copy without the timestamp resolver: `2024-01-01` is the string it looks like.
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in _YAML_BASE.yaml_implicit_resolvers.items()
+    }
+
+    def _refuse(self, node: yaml.Node) -> Any:
+        mark = node.start_mark
+        raise InputError(f"the tag {node.tag} at line {mark.line + 1} is not a JSON value; quote the value or use a list or mapping")
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
@@ -71,6 +83,10 @@ class _StrictLoader(_YAML_BASE):  # type: ignore[misc, valid-type]
                 raise InputError(f"duplicate key {key!r} at line {mark.line + 1}, column {mark.column + 1}")
             seen.add(key)
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+
+
+for _tag in ("binary", "set", "omap", "pairs", "timestamp"):
+    _StrictLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _StrictLoader._refuse)
 
 
 def _check_shape(text: str) -> None:
@@ -113,6 +129,8 @@ def load_yaml(text: str, source: str) -> Any:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         raise InputError(f"{source} is not valid YAML{where}: {getattr(error, 'problem', None) or error}") from None
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise InputError(f"{source}: a value cannot be read: {error}") from None
 
 
 def _json_depth(value: Any) -> int:

@@ -73,7 +73,7 @@ def test_a_value_never_leaves_its_code_span(value: str) -> None:
     ("value", "expected"),
     [
         ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;"),
-        ("[click](https://evil.example)", "\\[click\\](https://evil.example)"),
+        ("[click](https://evil.example)", "\\[click\\](https\\://evil.example)"),
         ("**bold** `code` | cell", "\\*\\*bold\\*\\* \\`code\\` \\| cell"),
     ],
 )
@@ -109,3 +109,9 @@ def test_plans_of_different_stacks_or_projects_are_refused(tmp_path: Path, key: 
     assert diff.main(argv) == 2
     assert f"the plans are of different {key}s" in capsys.readouterr().err
     assert diff.main([*argv, "--allow-other-stack"]) == 0
+
+
+def test_markdown_text_links_and_mentions_nothing() -> None:
+    assert md_text("@anyscale/security-team see https://evil.example www.evil.com #1") == (
+        "\\@anyscale/security-team see https\\://evil.example www\\.evil.com \\#1"
+    )

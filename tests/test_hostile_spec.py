@@ -128,3 +128,9 @@ def test_snake_case_keys_are_rejected_with_the_camel_case_spelling() -> None:
         "cloud.resource_group: unknown key: the stack config is camelCase, write `resourceGroup`",
         "resources[0].cluster.node_pools (default): unknown key: the stack config is camelCase, write `nodePools`",
     ]
+
+
+def test_a_stack_holds_at_most_100_cloud_resources() -> None:
+    generic = {"provider": "Generic", "region": "dc1", "kubeconfig": {"secure": "k"}, "cliToken": {"secure": "t"}, "storage": {"bucket": "s3://data"}}
+    found = problems(lambda c, r: r.extend({**generic, "name": f"g{i}"} for i in range(97)))
+    assert found == ["resources: List should have at most 100 items after validation, not 101"]

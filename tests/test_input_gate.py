@@ -3,6 +3,7 @@ which answers with one line and exit 2, never a traceback, a hang or all the mem
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -111,3 +112,21 @@ def test_plan_json_to_a_directory_is_exit_2(tmp_path: Path, capsys: pytest.Captu
     code, out = run(plan.main, ["--stack", "dev", "--json", str(tmp_path), "--quiet"], capsys)
     assert code == 2
     assert out.strip().startswith(f"error: cannot write {tmp_path}:")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: !!binary aGVsbG8=\n", "the tag tag:yaml.org,2002:binary at line 1 is not a JSON value"),
+        ("a: !!set {x, y}\n", "the tag tag:yaml.org,2002:set at line 1 is not a JSON value"),
+        ("a: " + "9" * 5000 + "\n", "a value cannot be read: Exceeds the limit (4300 digits)"),
+    ],
+)
+def test_values_that_are_not_json_are_refused(text: str, message: str) -> None:
+    with pytest.raises(inputs.InputError, match=re.escape(message)):
+        inputs.load_yaml(text, "Pulumi.x.yaml")
+
+
+def test_unquoted_dates_stay_strings() -> None:
+    # The engine gets config as JSON: a YAML date would not serialize.
+    assert inputs.load_yaml("created: 2024-01-01\n", "t") == {"created": "2024-01-01"}

@@ -185,3 +185,19 @@ def test_preflight_validate_reports_both_paths(tmp_path: Path) -> None:
         f"{bad}: resources[2].cluster.nodePools[0].name (aws-east): gives the Pulumi logical name 'aws-east-cpu', "
         "which collides with resources[1].cluster.nodePools[0].name (aws); rename one of them"
     ]
+
+
+def test_reserved_bucket_name_parts_are_avoided_or_refused() -> None:
+    # docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html;
+    # cloud.google.com/storage/docs/buckets#naming
+    from components.names import RULES, gcp_display_name, gcs_bucket_name, s3_bucket_name
+
+    assert s3_bucket_name("sthree", "default", "abcd1234") == "anyscale-sthree-default-abcd1234"
+    assert s3_bucket_name("amzn-s3-demo", "x", "abcd1234") == "anyscale-amzn-s3-demo-x-abcd1234"
+    assert s3_bucket_name("ml", "default", "abcd1234") == "ml-default-abcd1234"
+    assert gcs_bucket_name("google-ml", "x", "abc123") == "gcp-ml-x-abc123"
+    assert gcs_bucket_name("goog", "x", "abc123") == "anyscale-goog-x-abc123"
+    assert RULES["s3_bucket"].problem("sthree-x") is not None
+    assert RULES["gcs_bucket"].problem("my-g00gle-b") is not None
+    assert len(gcp_display_name("c" * 200, "r" * 200).encode()) == 100
+    assert gcp_display_name("ml", "gcp") == "Anyscale operator (ml/gcp)"

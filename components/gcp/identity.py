@@ -7,7 +7,7 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.gcp.names import workload_identity_member
-from components.names import gcp_account_id
+from components.names import gcp_account_id, gcp_display_name
 from components.scope import Scope
 from components.spec import GcpResource
 
@@ -29,7 +29,7 @@ def build_account(scope: Scope, spec: GcpResource, cluster: gcp.container.Cluste
     account = gcp.serviceaccount.Account(
         f"{spec.name}-operator-sa",
         account_id=gcp_account_id(cloud, spec.name),
-        display_name=f"Anyscale operator ({cloud}/{spec.name})",
+        display_name=gcp_display_name(cloud, spec.name),
         description="Used by the Anyscale operator and its Ray pods through Workload Identity",
         opts=scope.opts(),
     )
