@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -337,6 +337,9 @@ class ResourceSpec(Strict):
     provider: str
     region: str
     addons: AddonsSpec = Field(default_factory=AddonsSpec)
+    if TYPE_CHECKING:
+        # Declared by each provider's subclass with its own storage type; here for the checker only.
+        storage: StorageSpec
 
     @field_validator("name")
     @classmethod
@@ -355,7 +358,7 @@ class ResourceSpec(Strict):
 
     @model_validator(mode="after")
     def _storage_region(self) -> ResourceSpec:
-        storage: StorageSpec = getattr(self, "storage")
+        storage: StorageSpec = self.storage
         if storage.region is None:
             storage.region = self.region  # platform default: the bucket is where compute is
         return self
@@ -404,12 +407,10 @@ def _provider_tag(value: Any) -> str | None:
 
 
 AnyResource = Annotated[
-    Union[
-        Annotated[AzureResource, Tag("Azure")],
-        Annotated[AwsResource, Tag("AWS")],
-        Annotated[GcpResource, Tag("GCP")],
-        Annotated[GenericResource, Tag("Generic")],
-    ],
+    Annotated[AzureResource, Tag("Azure")]
+    | Annotated[AwsResource, Tag("AWS")]
+    | Annotated[GcpResource, Tag("GCP")]
+    | Annotated[GenericResource, Tag("Generic")],
     Discriminator(
         _provider_tag,
         custom_error_type="provider",

@@ -300,7 +300,7 @@ def entry_line(indent: int, resource: Resource, type_column: int) -> Line:
     return [(" " * indent, ""), (label.ljust(type_column), "type"), (" ", ""), (resource_name(resource), "name")]
 
 
-def resource_lines(resource: Resource, indent: int, ctx: "TreeContext") -> list[Line]:
+def resource_lines(resource: Resource, indent: int, ctx: TreeContext) -> list[Line]:
     entry = entry_line(indent, resource, ctx.type_column)
     if sum(len(text) for text, _ in entry) > ctx.width:
         # Too narrow for type and name side by side: the name (what a reviewer looks
