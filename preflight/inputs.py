@@ -53,7 +53,7 @@ def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
         raise InputError(f"cannot read {path}: not UTF-8 text") from None
 
 
-class _StrictLoader(_YAML_BASE):  # type: ignore[misc, valid-type]
+class _StrictLoader(_YAML_BASE):  # type: ignore[misc]
     """Safe loading, and a duplicate key is an error instead of 'the last one wins'."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:

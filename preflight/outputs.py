@@ -11,6 +11,7 @@ import base64
 import functools
 import importlib
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from preflight import mock_aws, mock_gcp
@@ -119,7 +120,7 @@ def _named(name: str, inputs: dict[str, Any], key: str) -> dict[str, Any]:
     return {"name": inputs.get(key, placeholder(name, "name"))}
 
 
-OVERRIDES = {
+OVERRIDES: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
     "azure-native:storage:StorageAccount": _storage_account,
     "azure-native:containerservice:ManagedCluster": _managed_cluster,
     "azure-native:resources:Resource": _generic_resource,
@@ -159,7 +160,7 @@ def _kubeconfig(args: dict[str, Any]) -> dict[str, Any]:
     return {"kubeconfigs": [{"name": "clusterAdmin", "value": value}]}
 
 
-INVOKES = {
+INVOKES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "azure-native:containerservice:listManagedClusterAdminCredentials": _kubeconfig,
     "azure-native:containerservice:listManagedClusterUserCredentials": _kubeconfig,
     "azure-native:authorization:getClientConfig": lambda args: {

@@ -160,8 +160,8 @@ def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> li
                 args = resource_args(record, graph, policy_config)
                 violations += run(policy, level, functools.partial(policy.validate, args), record["urn"])
         elif isinstance(policy, StackValidationPolicy):
-            args = stack_args(records, policy_config)
-            violations += run(policy, level, functools.partial(policy.validate, args), None)
+            stack = stack_args(records, policy_config)
+            violations += run(policy, level, functools.partial(policy.validate, stack), None)
     return [_named(v, graph) for v in violations]
 
 

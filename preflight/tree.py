@@ -139,7 +139,9 @@ def wired_leaves(data: Any, path: str) -> list[tuple[str, str]]:
 
 
 def helm_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
-    rows = [(key, scalar_text(inputs[key])) for key in ("chart", "version", "name", "namespace") if key in inputs]
+    rows: list[tuple[str, str]] = [
+        (key, scalar_text(inputs[key])) for key in ("chart", "version", "name", "namespace") if key in inputs
+    ]
     repo = get_path(inputs, "repositoryOpts", "repo")
     if repo is not None:
         rows.append(("repo", scalar_text(repo)))
@@ -164,7 +166,9 @@ def gateway_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def extension_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
-    rows = [(key, scalar_text(inputs[key])) for key in ("extensionType", "releaseTrain", "version") if key in inputs]
+    rows: list[tuple[str, str]] = [
+        (key, scalar_text(inputs[key])) for key in ("extensionType", "releaseTrain", "version") if key in inputs
+    ]
     settings = inputs.get("configurationSettings")
     if isinstance(settings, dict):
         rows += [(key, scalar_text(settings[key])) for key in sorted(settings)]
