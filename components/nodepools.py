@@ -29,7 +29,7 @@ def pool_taints(pool: NodePoolSpec) -> list[Taint]:
 
 
 def pool_labels(pool: NodePoolSpec) -> dict[str, str]:
-    labels = {CAPACITY_TAINT: pool.capacity_type}
+    labels: dict[str, str] = {CAPACITY_TAINT: pool.capacity_type}
     if pool.gpu is not None:
         labels |= {
             "nvidia.com/gpu.product": pool.gpu.product,

@@ -18,6 +18,7 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    ModelWrapValidatorHandler,
     Tag,
     ValidationError,
     ValidationInfo,
@@ -25,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic.alias_generators import to_camel
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from components import defaults
 from components.regions import KNOWN_REGIONS
@@ -363,6 +364,11 @@ class ResourceSpec(Strict):
             storage.region = self.region  # platform default: the bucket is where compute is
         return self
 
+    @property
+    def bucket_region(self) -> str:
+        """Where the bucket is: the storage region, which defaults to the resource's."""
+        return self.storage.region or self.region
+
 
 class AzureResource(ResourceSpec):
     provider_name: ClassVar[str] = "Azure"
@@ -450,18 +456,18 @@ class StackSpec(Strict):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _stack_rules(cls, data: Any, handler: Any) -> StackSpec:
+    def _stack_rules(cls, data: Any, handler: ModelWrapValidatorHandler[StackSpec]) -> StackSpec:
         """Rules across resources, checked on the raw input so that they are reported
         together with every per-field problem rather than only once those are fixed."""
         problems = list(_order_and_uniqueness(data.get("resources") if isinstance(data, dict) else None))
+        spec: StackSpec | None = None
         try:
             spec = handler(data)
         except ValidationError as error:
             if not problems:
                 raise
             problems = problems + _as_details(error)
-            spec = None
-        if problems:
+        if problems or spec is None:  # spec is None only when the handler raised
             raise ValidationError.from_exception_data(cls.__name__, problems)
         return spec
 
@@ -584,14 +590,14 @@ def _problems(error: ValidationError, resources: Any) -> list[Problem]:
     return problems
 
 
-def _config_order(item: dict[str, Any]) -> tuple[int, int]:
+def _config_order(item: ErrorDetails) -> tuple[int, int]:
     """Report in the order of the file: the cloud first, then resource by resource."""
     loc = item["loc"]
     index = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else -1
     return (0 if loc and loc[0] == "cloud" else 1, index)
 
 
-def _message(item: dict[str, Any]) -> str:
+def _message(item: ErrorDetails) -> str:
     kind, msg = item["type"], item["msg"]
     if kind == "extra_forbidden":
         return "unknown key (check the spelling; see the config reference in README.md)"

@@ -30,7 +30,10 @@ def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.Mana
         max_count=pool.max_count,
         node_taints=taints,
         node_labels=pool_labels(pool),
-        **({"scale_set_priority": "Spot", "scale_set_eviction_policy": "Delete", "spot_max_price": -1} if spot else {}),
+        # None: not sent to the engine, as if omitted.
+        scale_set_priority="Spot" if spot else None,
+        scale_set_eviction_policy="Delete" if spot else None,
+        spot_max_price=-1 if spot else None,
         opts=scope.opts(),
     )
 
