@@ -239,7 +239,7 @@ class ClusterAddons(pulumi.ComponentResource):
             release_train=defaults.AKS_EXTENSION_TRAIN,
             auto_upgrade_minor_version=False,
             version=args.addons.anyscale_operator.version,
-            plan=defaults.AKS_EXTENSION_PLAN,
+            plan=kubernetesconfiguration.PlanArgs(**defaults.AKS_EXTENSION_PLAN),
             scope={"cluster": {"release_namespace": defaults.OPERATOR_NAMESPACE}},
             configuration_settings={k: as_extension_setting(v) for k, v in settings.items()},
             # Omitted keys keep their value from an earlier install: clear the token.
