@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -241,7 +241,10 @@ class SystemPoolSpec(Strict):
     max_count: int = Field(3, ge=1, le=100)
 
 
-def default_pools(provider: str, pool_cls: type[NodePoolSpec]) -> list[NodePoolSpec]:
+PoolT = TypeVar("PoolT", bound="NodePoolSpec")
+
+
+def default_pools(provider: str, pool_cls: type[PoolT]) -> list[PoolT]:
     cpu = defaults.CPU_INSTANCE_TYPE[provider]
     return [
         pool_cls(name="cpu", instance_type=cpu, min_count=0, max_count=10),
