@@ -16,7 +16,7 @@ JOBS ?= 2
 INSTALLER ?= auto
 UV_HOME := .uv
 
-.PHONY: plan test validate venv lock uv clean bench
+.PHONY: plan test lint fmt validate venv lock uv clean bench
 
 venv: $(STAMP)
 
@@ -67,11 +67,24 @@ plan: $(STAMP)
 validate: $(STAMP)
 	@for f in stacks/Pulumi.*.yaml; do $(PY) -m preflight validate $$f || exit 1; done
 
-test: $(STAMP)
+# Static checks before the tests; configuration in pyproject.toml.
+test: lint
 	$(PY) -m pytest -n $(JOBS) -q
+
+# Format check, lint, types. mypy's first run analyses the Pulumi SDKs (slow); later runs
+# reuse .mypy_cache.
+lint: $(STAMP)
+	$(PY) -m ruff format --check .
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
+# Rewrites in place: format, then the lint fixes ruff can make safely.
+fmt: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
 
 bench: $(STAMP)
 	$(PY) scripts/bench_plan.py
 
 clean:
-	rm -rf build .pytest_cache .hypothesis
+	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache

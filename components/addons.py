@@ -133,7 +133,7 @@ def nest(flat: dict[str, Any]) -> dict[str, Any]:
     for key, value in flat.items():
         node: Any = tree
         *parents, leaf = path_parts(key)
-        for part, child in zip(parents, [*parents[1:], leaf]):
+        for part, child in zip(parents, [*parents[1:], leaf], strict=True):
             empty: Any = [] if isinstance(child, int) else {}
             if isinstance(part, int):
                 node.extend(empty for _ in range(part + 1 - len(node)))
@@ -345,7 +345,7 @@ class ClusterAddons(pulumi.ComponentResource):
             release_train=defaults.AKS_EXTENSION_TRAIN,
             auto_upgrade_minor_version=False,
             version=args.addons.anyscale_operator.version,
-            plan=defaults.AKS_EXTENSION_PLAN,
+            plan=kubernetesconfiguration.PlanArgs(**defaults.AKS_EXTENSION_PLAN),
             scope={"cluster": {"release_namespace": defaults.OPERATOR_NAMESPACE}},
             configuration_settings={k: as_extension_setting(v) for k, v in settings.items()},
             # Omitted keys keep their value from an earlier install: clear the token.

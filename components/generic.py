@@ -28,7 +28,7 @@ class GenericCluster(pulumi.ComponentResource):
             cluster=None,  # not ours: in-cluster objects are deleted one by one
             bucket_uri=spec.storage.bucket,
             bucket_endpoint=spec.storage.endpoint or "",
-            bucket_region=spec.storage.region,
+            bucket_region=spec.bucket_region,
             registration_identity=None,  # Generic has no cloud identity
             operator_identity=None,
             gateway_address_kind=spec.gateway_address,

@@ -246,7 +246,7 @@ def uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
                 name("eks_node_group", pool, loc)
                 found.append(Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, pool), loc))
         elif res.provider == "GCP":
-            project = getattr(res, "project")
+            project = res.project
             name("gke_cluster", gke_cluster_name(cloud, res.name), at, ("gke-cluster", project, res.region))
             name("gcp_account", gcp_account_id(cloud, res.name), at, ("gcp-account", project))
             if res.storage.bucket is None:

@@ -36,7 +36,7 @@ def gpu_selector(provider: str, gpu_type: str) -> tuple[str, str]:
 
 
 def pool_labels(pool: NodePoolSpec, provider: str) -> dict[str, str]:
-    labels = {CAPACITY_TAINT: pool.capacity_type}
+    labels: dict[str, str] = {CAPACITY_TAINT: pool.capacity_type}
     if pool.gpu is not None:
         key, value = gpu_selector(provider, pool.gpu.type)
         # GKE labels `cloud.google.com/gke-accelerator` itself, from the pool's

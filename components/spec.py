@@ -11,7 +11,7 @@ import difflib
 import ipaddress
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -19,6 +19,7 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    ModelWrapValidatorHandler,
     Tag,
     ValidationError,
     ValidationInfo,
@@ -26,10 +27,9 @@ from pydantic import (
     model_validator,
 )
 from pydantic.alias_generators import to_camel
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from components import defaults
-from components import instance_types
+from components import defaults, instance_types
 from components.names import check_names
 from components.raw_config import printable, raw_problems
 from components.regions import KNOWN_REGIONS
@@ -263,7 +263,10 @@ class SystemPoolSpec(Strict):
         return self
 
 
-def default_pools(provider: str, pool_cls: type[NodePoolSpec]) -> list[NodePoolSpec]:
+PoolT = TypeVar("PoolT", bound="NodePoolSpec")
+
+
+def default_pools(provider: str, pool_cls: type[PoolT]) -> list[PoolT]:
     cpu, disk = defaults.CPU_INSTANCE_TYPE[provider], defaults.DISK_SIZE_GB[provider]
     return [
         pool_cls(name="cpu", instance_type=cpu, min_count=0, max_count=10, disk_size_gb=disk),
@@ -420,6 +423,9 @@ class ResourceSpec(Strict):
     provider: str
     region: str
     addons: AddonsSpec = Field(default_factory=AddonsSpec)
+    if TYPE_CHECKING:
+        # Declared by each provider's subclass with its own storage type; here for the checker only.
+        storage: StorageSpec
 
     @field_validator("name")
     @classmethod
@@ -438,10 +444,15 @@ class ResourceSpec(Strict):
 
     @model_validator(mode="after")
     def _storage_region(self) -> ResourceSpec:
-        storage: StorageSpec = getattr(self, "storage")
+        storage: StorageSpec = self.storage
         if storage.region is None:
             storage.region = self.region  # platform default: the bucket is where compute is
         return self
+
+    @property
+    def bucket_region(self) -> str:
+        """Where the bucket is: the storage region, which defaults to the resource's."""
+        return self.storage.region or self.region
 
 
 class AzureResource(ResourceSpec):
@@ -487,12 +498,10 @@ def _provider_tag(value: Any) -> str | None:
 
 
 AnyResource = Annotated[
-    Union[
-        Annotated[AzureResource, Tag("Azure")],
-        Annotated[AwsResource, Tag("AWS")],
-        Annotated[GcpResource, Tag("GCP")],
-        Annotated[GenericResource, Tag("Generic")],
-    ],
+    Annotated[AzureResource, Tag("Azure")]
+    | Annotated[AwsResource, Tag("AWS")]
+    | Annotated[GcpResource, Tag("GCP")]
+    | Annotated[GenericResource, Tag("Generic")],
     Discriminator(
         _provider_tag,
         custom_error_type="provider",
@@ -537,10 +546,11 @@ class StackSpec(Strict):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _stack_rules(cls, data: Any, handler: Any) -> StackSpec:
+    def _stack_rules(cls, data: Any, handler: ModelWrapValidatorHandler[StackSpec]) -> StackSpec:
         """Rules across resources, checked on the raw input so that they are reported
         together with every per-field problem rather than only once those are fixed."""
         problems = list(_order_and_uniqueness(data.get("resources") if isinstance(data, dict) else None))
+        spec: StackSpec | None = None
         try:
             spec = handler(data)
         except ValidationError as error:
@@ -551,7 +561,7 @@ class StackSpec(Strict):
         if spec is not None:
             # Derived names, checked once every field is valid (platform.md 9.3).
             problems += [_detail(loc, "name", message) for loc, message in check_names(spec)]
-        if problems:
+        if problems or spec is None:  # spec is None only when the handler raised
             raise ValidationError.from_exception_data(cls.__name__, problems)
         return spec
 
@@ -697,14 +707,14 @@ def _problems(error: ValidationError, resources: Any) -> list[Problem]:
     return problems
 
 
-def _config_order(item: dict[str, Any]) -> tuple[int, int]:
+def _config_order(item: ErrorDetails) -> tuple[int, int]:
     """Report in the order of the file: the cloud first, then resource by resource."""
     loc = item["loc"]
     index = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else -1
     return (0 if loc and loc[0] == "cloud" else 1, index)
 
 
-def _message(item: dict[str, Any]) -> str:
+def _message(item: ErrorDetails) -> str:
     kind, msg = item["type"], item["msg"]
     if kind == "extra_forbidden":
         key = item["loc"][-1] if item["loc"] else ""

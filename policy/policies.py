@@ -8,7 +8,8 @@ run only offline, under `python -m preflight policy`; they are marked "(offline 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from pulumi_policy import (
     EnforcementLevel,
@@ -19,7 +20,6 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-
 from rules import aws_iam, clusters, gcp_iam, identity, platform, registration, secrets, stack, storage
 from rules.options import PlanResourceOptions, offline_option
 from rules.registry import REGISTRY, registry_problems

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 
 COMMANDS = {
     "validate": ("preflight.validate", "check a stack file against every platform rule"),
@@ -23,7 +24,8 @@ def main(argv: list[str]) -> int:
         print(usage(), file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])
-    return module.main(argv[1:])
+    command: Callable[[list[str]], int] = module.main
+    return command(argv[1:])
 
 
 if __name__ == "__main__":

@@ -174,7 +174,7 @@ def covers(pattern: list[PathPart], path: list[PathPart], upward: bool) -> bool:
     """
     if not pattern or (not upward and len(pattern) > len(path)):
         return False
-    return all(p == WILDCARD or p == q for p, q in zip(pattern, path))
+    return all(p in (WILDCARD, q) for p, q in zip(pattern, path, strict=False))
 
 
 def covered_by_any(patterns: list[str], path: list[PathPart], upward: bool) -> bool:

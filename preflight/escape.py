@@ -13,7 +13,7 @@ from typing import Any
 
 from components.raw_config import printable
 
-__all__ = ["printable", "printable_document", "md_code", "md_text", "html_text"]
+__all__ = ["html_text", "md_code", "md_text", "printable", "printable_document"]
 
 
 def printable_document(value: Any) -> Any:

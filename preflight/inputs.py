@@ -11,7 +11,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -53,13 +53,13 @@ def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
         raise InputError(f"cannot read {path}: not UTF-8 text") from None
 
 
-class _StrictLoader(_YAML_BASE):  # type: ignore[misc, valid-type]
+class _StrictLoader(_YAML_BASE):  # type: ignore[misc]
     """Safe loading of JSON-shaped data only, and a duplicate key is an error instead of
     'the last one wins'. Unquoted dates stay strings (config values are JSON to the
     engine); `!!binary`, `!!set`, `!!omap` and `!!pairs` are refused."""
 
     # A copy without the timestamp resolver: `2024-01-01` is the string it looks like.
-    yaml_implicit_resolvers = {
+    yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, Any]]]] = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in _YAML_BASE.yaml_implicit_resolvers.items()
     }
@@ -122,7 +122,7 @@ def load_yaml(text: str, source: str) -> Any:
     """A YAML document through the gate, or InputError naming `source`."""
     try:
         _check_shape(text)
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=_StrictLoader)
     except InputError as error:
         raise InputError(f"{source}: {error}") from None
     except yaml.YAMLError as error:

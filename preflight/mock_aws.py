@@ -1,7 +1,8 @@
 """Mock-cloud answers specific to aws resources (see preflight/outputs.py)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from preflight.planfile import placeholder
 

@@ -6,7 +6,8 @@ placeholder.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from preflight.planfile import placeholder
 

@@ -11,6 +11,7 @@ import base64
 import functools
 import importlib
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from preflight import mock_aws, mock_gcp
@@ -19,7 +20,7 @@ from preflight.planfile import placeholder
 MAX_DEPTH = 3
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sdk_class(type_token: str) -> type | None:
     """`azure-native:containerservice:ManagedCluster` -> pulumi_azure_native.containerservice.ManagedCluster."""
     try:
@@ -36,7 +37,7 @@ def sdk_class(type_token: str) -> type | None:
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _getters(cls: type) -> dict[str, tuple[str, Any]]:
     """{python name: (engine name, annotation)} for the output properties of an SDK class."""
     out: dict[str, tuple[str, Any]] = {}
@@ -63,9 +64,9 @@ def _shape(hint: Any, name: str, path: str, depth: int) -> Any:
         return _shape(args[0], name, path, depth) if args else placeholder(name, path)
     if isinstance(hint, type) and depth < MAX_DEPTH and _getters(hint):
         return {engine: _shape(h, name, f"{path}.{engine}", depth + 1) for engine, h in _getters(hint).values()}
-    if origin in (list, typing.List) or getattr(origin, "__name__", "") in ("Sequence", "list"):
+    if origin is list or getattr(origin, "__name__", "") in ("Sequence", "list"):
         return []
-    if origin in (dict, typing.Dict) or getattr(origin, "__name__", "") in ("Mapping", "dict"):
+    if origin is dict or getattr(origin, "__name__", "") in ("Mapping", "dict"):
         return {}
     return placeholder(name, path)
 
@@ -119,7 +120,7 @@ def _named(name: str, inputs: dict[str, Any], key: str) -> dict[str, Any]:
     return {"name": inputs.get(key, placeholder(name, "name"))}
 
 
-OVERRIDES = {
+OVERRIDES: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
     "azure-native:storage:StorageAccount": _storage_account,
     "azure-native:containerservice:ManagedCluster": _managed_cluster,
     "azure-native:resources:Resource": _generic_resource,
@@ -159,7 +160,7 @@ def _kubeconfig(args: dict[str, Any]) -> dict[str, Any]:
     return {"kubeconfigs": [{"name": "clusterAdmin", "value": value}]}
 
 
-INVOKES = {
+INVOKES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "azure-native:containerservice:listManagedClusterAdminCredentials": _kubeconfig,
     "azure-native:containerservice:listManagedClusterUserCredentials": _kubeconfig,
     "azure-native:authorization:getClientConfig": lambda args: {

@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from preflight import inputs
 from preflight.escape import printable_document
@@ -140,7 +140,7 @@ def validate(plan: Any) -> Plan:
     problem = plan_problem(plan)
     if problem:
         raise PlanError(f"not a plan: {problem}")
-    return plan
+    return cast(Plan, plan)
 
 
 def read_json(path: str) -> Any:
@@ -161,7 +161,7 @@ def read(path: str) -> Plan:
     problem = plan_problem(plan)
     if problem:
         raise PlanError(f"{path} is not a plan: {problem}")
-    return plan
+    return cast(Plan, plan)
 
 
 # --------------------------------------------------------------------------------

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import importlib
 import inspect
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from pulumi_policy import (
     EnforcementLevel,
@@ -31,7 +33,8 @@ from pulumi_policy import (
 from pulumi_policy.policy import _NotApplicableError
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
-from preflight.plan import RECORD_ERRORS, record, report_record_error
+from preflight.plan import RECORD_ERRORS, report_record_error
+from preflight.plan import record as record_stack
 from preflight.planfile import UNKNOWN, Graph, PlanError, read, read_json, resource_name, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,10 +158,10 @@ def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> li
         if isinstance(policy, ResourceValidationPolicy):
             for record in records:
                 args = resource_args(record, graph, policy_config)
-                violations += run(policy, level, lambda report: policy.validate(args, report), record["urn"])
+                violations += run(policy, level, functools.partial(policy.validate, args), record["urn"])
         elif isinstance(policy, StackValidationPolicy):
-            args = stack_args(records, policy_config)
-            violations += run(policy, level, lambda report: policy.validate(args, report), None)
+            stack = stack_args(records, policy_config)
+            violations += run(policy, level, functools.partial(policy.validate, stack), None)
     return [_named(v, graph) for v in violations]
 
 
@@ -248,7 +251,7 @@ def parser() -> argparse.ArgumentParser:
 def load_plan(args: argparse.Namespace) -> dict[str, Any]:
     if args.plan:
         return read(args.plan)
-    return record(args.stack).to_json()  # runs the program under mocks
+    return record_stack(args.stack).to_json()  # runs the program under mocks
 
 
 def main(argv: list[str]) -> int:

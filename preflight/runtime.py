@@ -14,7 +14,7 @@ import pulumi
 from google.protobuf import json_format, struct_pb2
 from pulumi.runtime import mocks, settings
 from pulumi.runtime.proto import resource_pb2
-from pulumi.runtime.stack import massage, run_pulumi_func
+from pulumi.runtime.stack import Stack, massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from preflight import planfile
@@ -57,10 +57,10 @@ def _strip_secrets(value: Any) -> Any:
 
 
 class PlanMocks(pulumi.runtime.Mocks):
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict]:
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         raise NotImplementedError  # RecordingMonitor answers registrations itself
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict, list | None]:
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
         return invoke_result(args.token, args.args), []
 
 
@@ -82,7 +82,7 @@ class RecordingMonitor(mocks.MockMonitor):
 
     def RegisterResourceOutputs(self, request: Any) -> Any:
         self.outputs[request.urn] = redact(json_format.MessageToDict(request.outputs))
-        return super().RegisterResourceOutputs(request)
+        return super().RegisterResourceOutputs(request)  # type: ignore[no-untyped-call]  # the SDK's method is unannotated
 
     def RegisterResource(self, request: Any) -> Any:
         urn = self.make_urn(request.parent, request.type, request.name)
@@ -173,6 +173,8 @@ def _run_main(program: Path) -> None:
     # The mock runtime finishes its root stack before the program runs, so register the
     # program's exports explicitly (as the real entry point does when the program ends).
     root = settings.get_root_resource()
+    if not isinstance(root, Stack):
+        raise RuntimeError("the mock runtime registered no root stack")
     root.register_outputs(massage(root.outputs, []))
 
 
@@ -184,7 +186,7 @@ def run_program(stack: str, values: dict[str, Any], first_preview: bool = False,
     config, secret_keys = config_from_values(values)
     pulumi.runtime.set_all_config(config, secret_keys)
     monitor = RecordingMonitor(first_preview)
-    settings.set_root_resource(None)  # a fresh root stack per run: exports do not leak between runs
+    settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh root stack per run: exports do not leak between runs
     mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
     settings.SETTINGS.rpc_manager.clear()
     settings.SETTINGS.outputs.clear()

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from preflight.inputs import InputError, read_text, load_yaml
+from preflight.inputs import InputError, load_yaml, read_text
 
 NAMESPACE = "anyscale-cloud"
 KNOWN_KEYS = {"cloud", "resources"}

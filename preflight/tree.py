@@ -139,7 +139,9 @@ def wired_leaves(data: Any, path: str) -> list[tuple[str, str]]:
 
 
 def helm_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
-    rows = [(key, scalar_text(inputs[key])) for key in ("chart", "version", "name", "namespace") if key in inputs]
+    rows: list[tuple[str, str]] = [
+        (key, scalar_text(inputs[key])) for key in ("chart", "version", "name", "namespace") if key in inputs
+    ]
     repo = get_path(inputs, "repositoryOpts", "repo")
     if repo is not None:
         rows.append(("repo", scalar_text(repo)))
@@ -164,7 +166,9 @@ def gateway_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def extension_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
-    rows = [(key, scalar_text(inputs[key])) for key in ("extensionType", "releaseTrain", "version") if key in inputs]
+    rows: list[tuple[str, str]] = [
+        (key, scalar_text(inputs[key])) for key in ("extensionType", "releaseTrain", "version") if key in inputs
+    ]
     settings = inputs.get("configurationSettings")
     if isinstance(settings, dict):
         rows += [(key, scalar_text(settings[key])) for key in sorted(settings)]
@@ -300,7 +304,7 @@ def entry_line(indent: int, resource: Resource, type_column: int) -> Line:
     return [(" " * indent, ""), (label.ljust(type_column), "type"), (" ", ""), (resource_name(resource), "name")]
 
 
-def resource_lines(resource: Resource, indent: int, ctx: "TreeContext") -> list[Line]:
+def resource_lines(resource: Resource, indent: int, ctx: TreeContext) -> list[Line]:
     entry = entry_line(indent, resource, ctx.type_column)
     if sum(len(text) for text, _ in entry) > ctx.width:
         # Too narrow for type and name side by side: the name (what a reviewer looks

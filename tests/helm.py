@@ -157,7 +157,7 @@ def render(chart: Path, values: dict[str, Any], namespace: str, release: str, ca
         if not done.exists() and not failed.exists():
             proc = subprocess.run(
                 [str(RENDER_PYTHON), str(RENDER), str(chart), "-", "--namespace", namespace, "--release", release],
-                input=text, capture_output=True, text=True, timeout=300,
+                input=text, capture_output=True, text=True, timeout=300, check=False,
             )
             if proc.returncode == 0:
                 done.write_text(proc.stdout)

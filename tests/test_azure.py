@@ -255,7 +255,7 @@ def test_gateway_listeners_and_secret_names(plan: Plan) -> None:
     gateway = inputs(plan, "default-gateway")
     assert gateway["metadata"]["name"] == "gateway" and gateway["metadata"]["namespace"] == "anyscale-operator"
     assert gateway["spec"]["gatewayClassName"] == "eg"
-    listeners = {l["name"]: l for l in gateway["spec"]["listeners"]}
+    listeners = {listener["name"]: listener for listener in gateway["spec"]["listeners"]}
     assert listeners["http"] == {"name": "http", "port": 80, "protocol": "HTTP"}
     rid = "${default-registration.properties.cloudResourceId}"
     for name, host, secret in [

@@ -12,9 +12,10 @@ import copy
 import json
 import os
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -292,7 +293,7 @@ def test_first_preview_unknowns_render(render_cache: Path) -> None:
         "GCP": r"[a-z][a-z0-9-]{5,29}@[a-z][a-z0-9-]+\.iam\.gserviceaccount\.com",
     }
     rendered = 0
-    for stack, name, provider in [c for c in RESOURCES if c[0] == "example"]:
+    for _, name, provider in [c for c in RESOURCES if c[0] == "example"]:
         for r in owned(plan, name):
             if r["type"] == helm.EXTENSION or (r["type"] == helm.RELEASE and r["inputs"]["chart"] == "anyscale-operator"):
                 assert helm.UNKNOWN in json.dumps(r["inputs"]), "the first preview should leave the operator's ID unknown"

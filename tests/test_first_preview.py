@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +119,7 @@ def test_an_absent_cloud_resource_id_is_unknown_during_a_preview(monkeypatch: py
 
 def test_an_absent_cloud_resource_id_after_a_real_create_names_the_resource(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pulumi.runtime, "is_dry_run", lambda: False)
-    with pytest.raises(pulumi.RunError, match="cloud resource 'onprem': the platform returned no properties.cloudResourceId"):
+    with pytest.raises(pulumi.RunError, match=re.escape("cloud resource 'onprem': the platform returned no properties.cloudResourceId")):
         registration.cloud_resource_id("onprem", {"provider": "Generic"})
     with pytest.raises(pulumi.RunError, match="'onprem'"):
         registration.cloud_resource_id("onprem", None)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import io
-import os
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any

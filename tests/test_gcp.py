@@ -13,7 +13,9 @@ import pytest
 
 from components import defaults
 from components.gcp.names import kubeconfig
-from components.names import gcp_account_id as account_id, gcs_bucket_name as bucket_name, gke_cluster_name as cluster_name
+from components.names import gcp_account_id as account_id
+from components.names import gcs_bucket_name as bucket_name
+from components.names import gke_cluster_name as cluster_name
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 

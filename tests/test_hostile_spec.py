@@ -3,7 +3,8 @@ is rejected at its path with a message that says what to do, never echoed raw.""
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given

@@ -81,7 +81,7 @@ def test_duplicate_keys_are_an_error_not_last_one_wins(tmp_path: Path) -> None:
 
 
 def test_duplicate_json_keys_are_an_error() -> None:
-    with pytest.raises(inputs.InputError, match="plan.json: duplicate key 'stack'"):
+    with pytest.raises(inputs.InputError, match=re.escape("plan.json: duplicate key 'stack'")):
         inputs.load_json('{"stack": "a", "stack": "b"}', "plan.json")
 
 

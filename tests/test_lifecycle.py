@@ -4,13 +4,12 @@ order of every provider walked from the plan's dependency graph, and retained st
 that survives its resource group."""
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 
 from preflight.diff import diff_plans
-from preflight.runtime import Plan, run_program
+from preflight.runtime import run_program
 from tests.conftest import stack_values
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")

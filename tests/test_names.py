@@ -179,7 +179,7 @@ def test_preflight_validate_reports_both_paths(tmp_path: Path) -> None:
         "    - {name: aws, provider: AWS, region: us-west-2, cluster: {nodePools: [{name: east-cpu, instanceType: m6i.large}]}}\n"
         "    - {name: aws-east, provider: AWS, region: us-east-1, cluster: {nodePools: [{name: cpu, instanceType: m6i.large}]}}\n"
     )
-    result = subprocess.run([sys.executable, "-m", "preflight", "validate", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run([sys.executable, "-m", "preflight", "validate", str(bad)], capture_output=True, text=True, cwd=ROOT, check=False)
     assert result.returncode == 1
     assert result.stdout.strip().splitlines() == [
         f"{bad}: resources[2].cluster.nodePools[0].name (aws-east): gives the Pulumi logical name 'aws-east-cpu', "

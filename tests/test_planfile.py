@@ -91,7 +91,7 @@ def test_a_recorded_plan_is_valid(plan: dict[str, Any], example_plan: Any) -> No
 )
 def test_shape_problems(document: Any, problem: str) -> None:
     assert planfile.plan_problem(document) == problem
-    with pytest.raises(PlanError, match="^not a plan: "):
+    with pytest.raises(PlanError, match=r"^not a plan: "):
         planfile.validate(document)
 
 
@@ -101,7 +101,7 @@ def test_read_goes_through_the_input_gate(tmp_path: Path) -> None:
         planfile.read(str(missing))
     with pytest.raises(PlanError, match=f"^cannot read {tmp_path}: it is a directory$"):
         planfile.read(str(tmp_path))
-    with pytest.raises(PlanError, match="^cannot read /dev/zero: not a regular file"):
+    with pytest.raises(PlanError, match=r"^cannot read /dev/zero: not a regular file"):
         planfile.read("/dev/zero")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

@@ -8,8 +8,9 @@ import copy
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from pulumi_policy import (
@@ -115,7 +116,7 @@ def test_the_chart_key_list_is_the_reference_list():
         pytest.skip("shared/reference is not here")
     from rules.chart_keys import TEMPLATE_KEYS
 
-    assert TEMPLATE_KEYS == {line.strip() for line in reference.read_text().splitlines() if line.strip()}
+    assert {line.strip() for line in reference.read_text().splitlines() if line.strip()} == TEMPLATE_KEYS
 
 
 # --- registration-properties --------------------------------------------------------------------
@@ -244,7 +245,7 @@ def test_engine_unknowns_go_through_the_sdk_proxy_without_failing(plan):
     for policy in PACK.ALL_POLICIES:
         if not isinstance(policy, StackValidationPolicy):
             found: list[str] = []
-            policy.validate(args, lambda message, urn=None: found.append(message))
+            policy.validate(args, lambda message, urn=None, found=found: found.append(message))
             assert found == [], (policy.name, found)
 
 
@@ -998,7 +999,7 @@ def test_secrets_in_clear(plan, name, path, value, where, what):
 
 def test_registration_names_equal_but_for_case(plan):
     for other in ("AWS-USW2", "Aws-Usw2"):
-        twice = edited(plan, "gcp-usc1-registration", lambda r: r["inputs"].update(resourceName=other))
+        twice = edited(plan, "gcp-usc1-registration", lambda r, other=other: r["inputs"].update(resourceName=other))
         found = validate_stack("registration-order", twice)
         assert [u for u, _ in found] == [record(plan, "gcp-usc1-registration")["urn"]]
         assert f"'{other}' equals 'aws-usw2' (aws-usw2-registration) but for case" in found[0][1]
@@ -1197,7 +1198,7 @@ def test_check_plan_is_pure(dev_plan):
 def test_dispatcher_routes_policy(tmp_path):
     path = tmp_path / "plan.json"
     path.write_text("not json")
-    done = subprocess.run([sys.executable, "-m", "preflight", "policy", "--plan", str(path)], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "preflight", "policy", "--plan", str(path)], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
 
 
@@ -1323,6 +1324,7 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     done = subprocess.run(
         [sys.executable, "-I", "-c", ISOLATED_IMPORT, str(uploaded_pack)],
         cwd=uploaded_pack.parent,
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,

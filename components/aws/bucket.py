@@ -3,6 +3,7 @@ existing bucket named in the spec."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import pulumi
 import pulumi_aws as aws
@@ -14,6 +15,13 @@ from components.scope import Scope
 from components.spec import AwsResource
 
 NONCURRENT_VERSION_DAYS = 30  # versioning guards snapshots; old versions do not pile up forever
+
+
+class _Kept(TypedDict):
+    """The arguments every bucket setting shares (typed, so `**kept` type-checks)."""
+
+    region: str | None
+    opts: pulumi.ResourceOptions
 
 
 @dataclass(frozen=True)
@@ -31,7 +39,7 @@ def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
     suffix = random.RandomString(f"{name}-bucket-suffix", length=S3_SUFFIX, special=False, upper=False, opts=scope.random())
     # A retained bucket keeps its settings too (no public access, encryption, CORS).
     # They live in the storage region, which may differ from the cluster's.
-    kept = {"region": spec.storage.region, "opts": scope.opts(retain_on_delete=spec.storage.retain_on_delete)}
+    kept: _Kept = {"region": spec.storage.region, "opts": scope.opts(retain_on_delete=spec.storage.retain_on_delete)}
     bucket = aws.s3.Bucket(
         f"{name}-bucket",
         bucket=suffix.result.apply(lambda s: s3_bucket_name(scope.ctx.cloud_name, name, s)),

@@ -1,6 +1,7 @@
 """IAM: service roles with managed policies, the cluster's OIDC provider, IRSA roles."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -13,6 +14,15 @@ from components.scope import Scope
 MANAGED_POLICY = "arn:aws:iam::aws:policy/{}"
 CLUSTER_POLICIES = ("AmazonEKSClusterPolicy",)
 NODE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly")
+
+
+def _issuer(identities: Sequence[aws.eks.outputs.ClusterIdentity]) -> str:
+    """The cluster's OIDC issuer URL, which EKS always reports for a created cluster."""
+    oidcs = identities[0].oidcs if identities else None
+    issuer = oidcs[0].issuer if oidcs else None
+    if not issuer:
+        raise ValueError("EKS reported no OIDC issuer for the cluster")
+    return issuer
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,7 @@ class Irsa:
 
     @staticmethod
     def of(scope: Scope, resource: str, cluster: aws.eks.Cluster) -> Irsa:
-        issuer = cluster.identities.apply(lambda ids: ids[0].oidcs[0].issuer)
+        issuer = cluster.identities.apply(_issuer)
         oidc = aws.iam.OpenIdConnectProvider(
             f"{resource}-oidc",
             url=issuer,

@@ -38,7 +38,8 @@ class Subnets:
     zones: pulumi.Output[list[str]]
 
     def build(self, kind: str, cidrs: list[str], table: aws.ec2.RouteTable, tags: dict[str, str]) -> tuple[list[aws.ec2.Subnet], list[pulumi.Resource]]:
-        subnets, associations = [], []
+        subnets: list[aws.ec2.Subnet] = []
+        associations: list[pulumi.Resource] = []  # what the NAT route's users wait for
         eks = eks_cluster_name(self.scope.ctx.cloud_name, self.spec.name)
         for index, cidr in enumerate(cidrs):
             name = f"{self.spec.name}-{kind}-{index}"

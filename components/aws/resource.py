@@ -78,7 +78,7 @@ class EksCluster(pulumi.ComponentResource):
             cluster=cluster,
             bucket_uri=bucket.uri,
             bucket_endpoint=spec.storage.endpoint or "",
-            bucket_region=spec.storage.region,
+            bucket_region=spec.bucket_region,
             registration_identity=role.arn,  # the same ARN in both places
             operator_identity=role.arn,
             operator_settings={"global.aws.region": spec.region, **instance_type_settings("AWS", spec.cluster.node_pools)},

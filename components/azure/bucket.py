@@ -53,7 +53,7 @@ def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str
         container_name=CONTAINER_NAME,
         account_name=account.name,
         resource_group_name=ctx.resource_group_name,
-        public_access="None",
+        public_access=storage.PublicAccess.NONE,
         opts=kept,
     )
     cors = storage.BlobServiceProperties(

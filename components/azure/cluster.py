@@ -52,7 +52,8 @@ def cluster_kubeconfig(scope: Scope, spec: AzureResource, cluster: containerserv
     args = {"resource_group_name": scope.ctx.resource_group_name, "resource_name": cluster.name}
     if spec.cluster.disable_local_accounts:
         # No static admin credential: an exec (kubelogin) kubeconfig for Entra ID.
-        creds = containerservice.list_managed_cluster_user_credentials_output(**args, format="exec", opts=scope.invoke())
+        user = containerservice.list_managed_cluster_user_credentials_output(**args, format="exec", opts=scope.invoke())
+        kubeconfigs = user.kubeconfigs
     else:
-        creds = containerservice.list_managed_cluster_admin_credentials_output(**args, opts=scope.invoke())
-    return pulumi.Output.secret(creds.kubeconfigs[0].value.apply(lambda v: base64.b64decode(v).decode()))
+        kubeconfigs = containerservice.list_managed_cluster_admin_credentials_output(**args, opts=scope.invoke()).kubeconfigs
+    return pulumi.Output.secret(kubeconfigs[0].value.apply(lambda v: base64.b64decode(v).decode()))

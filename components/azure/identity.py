@@ -1,6 +1,7 @@
 """The operator's managed identity, federated to its service account, and its role grants."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pulumi
@@ -65,12 +66,20 @@ def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.
     return OperatorIdentity(identity, federation)
 
 
+def _kubelet_object_id(profile: Mapping[str, containerservice.outputs.UserAssignedIdentityManagedClusterResponse] | None) -> str:
+    """The kubelet identity's object ID, which AKS always reports for a created cluster."""
+    kubelet = (profile or {}).get("kubeletidentity")
+    if kubelet is None or not kubelet.object_id:
+        raise ValueError("AKS reported no kubelet identity for the cluster")
+    return kubelet.object_id
+
+
 def registry_grants(
     grants: Grants, spec: AzureResource, cluster: containerservice.ManagedCluster, operator: pulumi.Input[str]
 ) -> list[authorization.RoleAssignment]:
     """Kubelets pull built images; only the primary's operator builds (and pushes)."""
     name, registry = spec.name, grants.scope.ctx.registry_id
-    kubelet = cluster.identity_profile.apply(lambda p: p["kubeletidentity"].object_id)
+    kubelet = cluster.identity_profile.apply(_kubelet_object_id)
     made = [grants.grant(f"{name}-kubelet-acrpull", kubelet, defaults.ROLE_ACR_PULL, registry)]
     if grants.scope.ctx.is_primary:
         made += [

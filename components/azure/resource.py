@@ -41,7 +41,7 @@ class AksCluster(pulumi.ComponentResource):
             cluster=cluster,
             bucket_uri=bucket.uri,
             bucket_endpoint=bucket.endpoint,
-            bucket_region=spec.storage.region,
+            bucket_region=spec.bucket_region,
             registration_identity=principal_id,  # the OBJECT (principal) ID
             operator_identity=operator.identity.client_id,  # the CLIENT ID: a different GUID
             operator_settings={"global.auth.audience": defaults.OPERATOR_AUDIENCE, **instance_type_settings("Azure", spec.cluster.node_pools)},

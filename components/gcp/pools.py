@@ -1,8 +1,6 @@
 """GKE node pools: the system pool and one pool per spec pool (autoscaling, spot, GPUs)."""
 from __future__ import annotations
 
-from typing import Any
-
 import pulumi_gcp as gcp
 
 from components import defaults
@@ -19,7 +17,7 @@ REPLACED_ON = ["nodeConfig.machineType", "nodeConfig.spot", "nodeConfig.guestAcc
 OAUTH_SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
 
 
-def accelerator(pool: NodePoolSpec) -> list[dict[str, Any]]:
+def accelerator(pool: NodePoolSpec) -> list[gcp.container.NodePoolNodeConfigGuestAcceleratorArgsDict]:
     assert pool.gpu is not None
     return [
         {
@@ -32,12 +30,12 @@ def accelerator(pool: NodePoolSpec) -> list[dict[str, Any]]:
     ]
 
 
-def gke_taint(taint: Taint) -> dict[str, str]:
+def gke_taint(taint: Taint) -> gcp.container.NodePoolNodeConfigTaintArgsDict:
     return {"key": taint.key, "value": taint.value, "effect": TAINT_EFFECTS[taint.effect]}
 
 
-def worker_config(pool: NodePoolSpec) -> dict[str, Any]:
-    node_config: dict[str, Any] = {
+def worker_config(pool: NodePoolSpec) -> gcp.container.NodePoolNodeConfigArgsDict:
+    node_config: gcp.container.NodePoolNodeConfigArgsDict = {
         "machine_type": pool.instance_type,
         "spot": pool.capacity_type == "SPOT",
         "taints": [gke_taint(t) for t in pool_taints(pool)],
@@ -51,7 +49,7 @@ def worker_config(pool: NodePoolSpec) -> dict[str, Any]:
 
 
 def node_pool(
-    scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster, name: str, node_config: dict[str, Any], min_count: int, max_count: int, spot: bool
+    scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster, name: str, node_config: gcp.container.NodePoolNodeConfigArgsDict, min_count: int, max_count: int, spot: bool
 ) -> gcp.container.NodePool:
     return gcp.container.NodePool(
         pool_logical_name(spec.name, name),

@@ -43,7 +43,7 @@ class GkeCluster(pulumi.ComponentResource):
             cluster=cluster,
             bucket_uri=bucket.uri,
             bucket_endpoint=spec.storage.endpoint or "",
-            bucket_region=spec.storage.region,
+            bucket_region=spec.bucket_region,
             registration_identity=email,  # GCP: the same email in both places
             operator_identity=email,
             # The chart annotates its service account with iam.gke.io/gcp-service-account

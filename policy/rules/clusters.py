@@ -145,7 +145,7 @@ def control_plane_problems(settings: Any, url: str) -> list[str]:
     if settings is None or settings is UNKNOWN:
         return []
     value = settings.get("global.controlPlaneURL", MISSING)
-    if value is not MISSING and is_unknown(value) or value == url:
+    if (value is not MISSING and is_unknown(value)) or value == url:
         return []
     if value is MISSING:
         return [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rules.values import MISSING, UNKNOWN, TEMPLATE_RE, get, is_list, is_map, is_unknown
+from rules.values import MISSING, TEMPLATE_RE, UNKNOWN, get, is_list, is_map, is_unknown
 
 
 def document(props: Any, *path: str) -> Any:

@@ -54,17 +54,17 @@ def federated_subject_problems(props: Any) -> list[str]:
     """The operator's identity trusts the cluster's tokens for its own service account only."""
     problems = []
     subject = get(props, "subject")
-    if subject is not UNKNOWN and not (isinstance(subject, str) and sample(subject) != subject):
-        if subject != OPERATOR_SUBJECT:
-            got = "not set" if subject is MISSING else repr(subject)
-            problems.append(
-                f"the federated subject is {got}: any pod running as that service account would get the operator's "
-                f"cloud identity; use exactly {OPERATOR_SUBJECT}"
-            )
+    known = subject is not UNKNOWN and not (isinstance(subject, str) and sample(subject) != subject)
+    if known and subject != OPERATOR_SUBJECT:
+        got = "not set" if subject is MISSING else repr(subject)
+        problems.append(
+            f"the federated subject is {got}: any pod running as that service account would get the operator's "
+            f"cloud identity; use exactly {OPERATOR_SUBJECT}"
+        )
     audiences = get(props, "audiences")
-    if is_list(audiences) and all(isinstance(a, str) and not is_unknown(a) for a in audiences):
-        if list(audiences) != [FEDERATION_AUDIENCE]:
-            problems.append(f"the federated audiences are {list(audiences)!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
+    audiences_known = is_list(audiences) and all(isinstance(a, str) and not is_unknown(a) for a in audiences)
+    if audiences_known and list(audiences) != [FEDERATION_AUDIENCE]:
+        problems.append(f"the federated audiences are {list(audiences)!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
     return problems
 
 

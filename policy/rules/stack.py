@@ -2,11 +2,11 @@
 dependencies (explicit `depends_on` and those of its inputs)."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Callable
+import itertools
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from pulumi_policy import PolicyResource
-
 from rules.registration import is_registration, registration_name
 from rules.storage import (
     AZURE_CORS,
@@ -57,7 +57,7 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
     if not chain:
         return []
     findings = _primary(chain[0])
-    for previous, current in zip(chain, chain[1:]):
+    for previous, current in itertools.pairwise(chain):
         if not waits_for(current, previous):
             findings.append(
                 (
