@@ -44,8 +44,8 @@ def _family(gpu_type: str | None, sizes: dict[str, tuple[int, float, int]]) -> d
 
 # cloud.google.com/compute/docs/gpus#t4-gpus: 1 or 2 T4s on N1 machines of at most 48
 # vCPUs, 4 T4s on up to 96.
-_N1_T4 = {"T4": (1, 2, 4)}
-_N1_T4_LARGE = {"T4": (4,)}
+_N1_T4: dict[str, tuple[int, ...]] = {"T4": (1, 2, 4)}
+_N1_T4_LARGE: dict[str, tuple[int, ...]] = {"T4": (4,)}
 
 INSTANCE_TYPES: Final[dict[str, dict[str, Machine]]] = {
     "Azure": {

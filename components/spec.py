@@ -598,9 +598,9 @@ def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:
         if not isinstance(name, str):
             continue
         # ARM resource names ignore case: `Default` is the same record as `default`.
-        first = seen.setdefault(name.lower(), index)
-        if first != index:
-            other = resources[first]["name"]
+        first_index = seen.setdefault(name.lower(), index)
+        if first_index != index:
+            other = resources[first_index]["name"]
             case = "" if other == name else f" ('{other}': Azure resource names ignore case)"
             problems.append(
                 _detail(

@@ -20,7 +20,7 @@ MAX_DEPTH = 64  # deeper than any stack file or plan nests
 MAX_NODES = 200_000  # after alias expansion
 
 # libyaml when the wheel has it (about 20x faster on large files), else pure Python.
-_YAML_BASE: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_YAML_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class InputError(Exception):
