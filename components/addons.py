@@ -15,6 +15,7 @@ import pulumi_kubernetes as k8s
 from pulumi_azure_native import kubernetesconfiguration
 
 from components import defaults
+from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from components.sdk_internals import kubernetes_plugin_version
 from components.spec import AddonsSpec
@@ -139,11 +140,7 @@ class ClusterAddons(pulumi.ComponentResource):
         envoy = self._release(
             "envoy-gateway", Chart("eg", defaults.ENVOY_GATEWAY_CHART, versions.envoy_gateway.version, ENVOY_NAMESPACE), {}
         )
-        self._release(
-            "kuberay",
-            Chart("kuberay-operator", "kuberay-operator", versions.kuberay.version, KUBERAY_NAMESPACE, defaults.KUBERAY_REPO),
-            {},
-        )
+        install_kuberay(name, versions.kuberay, KUBERAY_NAMESPACE, self._release, self._k8s)
         if target.install_device_plugin:
             plugin = Chart(
                 "nvidia-device-plugin",
