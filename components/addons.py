@@ -16,6 +16,7 @@ import pulumi_kubernetes as k8s
 from pulumi_azure_native import kubernetesconfiguration
 
 from components import defaults
+from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from components.sdk_internals import kubernetes_plugin_version
 from components.spec import AddonsSpec
@@ -231,13 +232,7 @@ class ClusterAddons(pulumi.ComponentResource):
             pulumi.ResourceOptions(depends_on=[envoy_crds]),
             skip_crds=True,
         )
-        self._release(
-            "kuberay",
-            Chart("kuberay-operator", "kuberay-operator", versions.kuberay.version, KUBERAY_NAMESPACE, defaults.KUBERAY_REPO),
-            {},
-            pulumi.ResourceOptions(depends_on=[kuberay_crds]),
-            skip_crds=True,
-        )
+        install_kuberay(self._name, versions.kuberay, KUBERAY_NAMESPACE, self._release, self._k8s, crds=kuberay_crds)
         if target.install_device_plugin:
             plugin = Chart(
                 "nvidia-device-plugin",

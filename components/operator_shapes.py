@@ -22,7 +22,6 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from components import instance_types
 from components.nodepools import CAPACITY_TAINT, gpu_selector, pool_taints
 from components.spec import NodePoolSpec
 
@@ -70,14 +69,8 @@ def reserved_memory_gib(memory: float) -> float:
 
 
 def node_size(provider: str, pool: NodePoolSpec) -> tuple[int, float, int]:
-    """vCPU, GiB, GPUs of the pool's nodes: its `shape`, else the table (the spec has
-    rejected pools with neither)."""
-    gpus = (pool.gpu.count or 0) if pool.gpu is not None else 0
-    if pool.shape is not None:
-        return pool.shape.cpu, pool.shape.memory_gb, gpus
-    machine = instance_types.machine(provider, pool.instance_type)
-    assert machine is not None, pool.instance_type
-    return machine.vcpu, machine.memory_gib, gpus
+    """vCPU, GiB, GPUs of the pool's nodes (NodePoolSpec.node_size)."""
+    return pool.node_size(provider)
 
 
 def pool_shape(provider: str, pool: NodePoolSpec) -> Shape:

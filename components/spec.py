@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
@@ -225,6 +226,16 @@ class NodePoolSpec(Strict):
     capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
     gpu: GpuSpec | None = None
     shape: ShapeSpec | None = None
+
+    def node_size(self, provider: str) -> tuple[int, float, int]:
+        """vCPUs, GiB and GPUs of the pool's nodes as sold: its `shape`, else the
+        instance-type table (the spec rejects a pool with neither)."""
+        gpus = (self.gpu.count or 0) if self.gpu is not None else 0
+        if self.shape is not None:
+            return self.shape.cpu, self.shape.memory_gb, gpus
+        machine = instance_types.machine(provider, self.instance_type)
+        assert machine is not None, self.instance_type
+        return machine.vcpu, machine.memory_gib, gpus
     # Root disk; the cluster fills in the provider's default (defaults.DISK_SIZE_GB).
     disk_size_gb: int | None = Field(None, ge=30, le=16384)
 
@@ -393,17 +404,157 @@ class GkeClusterSpec(ClusterSpec):
 # --- in-cluster add-ons ------------------------------------------------------------------
 
 
+# One exact release: a range (`>=1.0`, `~1.2`, `*`) or `latest` would change what runs
+# without a change in review.
+EXACT_VERSION = r"^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"
+
+
 class ChartSpec(Strict):
-    # One exact release: a range (`>=1.0`, `~1.2`, `*`) or `latest` would change what
-    # runs without a change in review.
-    version: str = Field(pattern=r"^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$")
+    version: str = Field(pattern=EXACT_VERSION)
+
+
+def release_of(version: str) -> tuple[int, int, int]:
+    """(major, minor, patch) of an exact version; a pre-release counts as its release."""
+    major, minor, patch = re.split(r"[-+]", version.lstrip("v"), maxsplit=1)[0].split(".")
+    return int(major), int(minor), int(patch)
+
+
+# The first KubeRay release with each option (its batch scheduler plugin, the
+# `authOptions` fields of the RayCluster CRD, the feature gate), from the kuberay tags.
+KUBERAY_SINCE: dict[str, tuple[tuple[int, int, int], str]] = {
+    "yunikorn": ((1, 2, 2), "the YuniKorn batch scheduler"),
+    "scheduler-plugins": ((1, 4, 0), "the scheduler-plugins batch scheduler"),
+    "kai": ((1, 5, 0), "the KAI batch scheduler"),
+    "token": ((1, 5, 1), "authOptions.mode: token"),
+    "kubernetes-rbac": ((1, 6, 0), "authOptions.enableK8sTokenAuth"),
+}
+# Chart versions whose `featureGates` list we know: setting one gate replaces the whole
+# list, so networkPolicy is wired only where we can repeat the chart's defaults.
+KUBERAY_NETWORK_POLICY_CHARTS = ("1.7.0",)
+
+
+def _kuberay_since(option: str, version: str) -> None:
+    first, what = KUBERAY_SINCE[option]
+    if release_of(version) < first:
+        raise fail(
+            "kuberay",
+            "{w} needs KubeRay {f} or later (addons.kuberay.version is {v}); raise addons.kuberay.version",
+            w=what,
+            f=".".join(map(str, first)),
+            v=version,
+        )
+
+
+class KubeRayMetricsSpec(Strict):
+    """Prometheus Operator objects for the operator and the Ray pods."""
+
+    enabled: bool = False
+    install_prometheus: bool = Field(False, description="install kube-prometheus-stack (pinned) in `monitoring`")
+
+    @model_validator(mode="after")
+    def _needs_enabled(self) -> KubeRayMetricsSpec:
+        if self.install_prometheus and not self.enabled:
+            raise fail(
+                "kuberay",
+                "installPrometheus without enabled: set metrics.enabled: true (or drop installPrometheus)",
+                at="installPrometheus",
+            )
+        return self
+
+
+def _metrics_shorthand(value: Any) -> Any:
+    return {"enabled": value} if isinstance(value, bool) else value
+
+
+class QueueQuotaSpec(Strict):
+    """The Kueue ClusterQueue's nominal quota, when the pools cannot size it."""
+
+    cpu: int = Field(ge=1, le=1_000_000, description="vCPUs")
+    memory_gi: int = Field(ge=1, le=100_000_000, description="GiB")
+    gpu: int = Field(0, ge=0, le=100_000, description="nvidia.com/gpu")
+
+
+class KubeRaySpec(Strict):
+    """The KubeRay operator and what it works with (README: KubeRay options)."""
+
+    version: str = Field(defaults.KUBERAY_VERSION, pattern=EXACT_VERSION)
+    batch_scheduler: Literal["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"] = "none"
+    history_server: bool = False
+    metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(default_factory=KubeRayMetricsSpec)
+    authentication: Literal["none", "token", "kubernetes-rbac"] = "none"
+    network_policy: bool = False
+    smoke_test: bool = False
+    # Kueue only: filled from the worker pools when not given (ResourceSpec._kueue_quota).
+    queue_quota: QueueQuotaSpec | None = None
+
+    @field_validator("batch_scheduler")
+    @classmethod
+    def _scheduler(cls, value: str, info: ValidationInfo) -> str:
+        if value in KUBERAY_SINCE and "version" in info.data:
+            _kuberay_since(value, info.data["version"])
+        return value
+
+    @field_validator("history_server")
+    @classmethod
+    def _history(cls, value: bool) -> bool:
+        if value:
+            raise fail(
+                "kuberay",
+                "is not supported: the KubeRay History Server (kuberay/historyserver) is alpha behind the "
+                "RayClusterHistoryServer feature gate of 1.7.0, with no released chart or image (its manifests "
+                "use an image you build from source), so there is nothing pinned to install; leave it false",
+            )
+        return value
+
+    @field_validator("authentication")
+    @classmethod
+    def _authentication(cls, value: str, info: ValidationInfo) -> str:
+        if value in KUBERAY_SINCE and "version" in info.data:
+            _kuberay_since(value, info.data["version"])
+        return value
+
+    @field_validator("network_policy")
+    @classmethod
+    def _network_policy(cls, value: bool, info: ValidationInfo) -> bool:
+        version = info.data.get("version")
+        if value and version is not None and version.lstrip("v") not in KUBERAY_NETWORK_POLICY_CHARTS:
+            raise fail(
+                "kuberay",
+                "needs the RayClusterNetworkPolicy feature gate, which KubeRay has from 1.7.0 and this program "
+                "wires for chart {c} (addons.kuberay.version is {v}); set addons.kuberay.version: \"1.7.0\"",
+                c=", ".join(KUBERAY_NETWORK_POLICY_CHARTS),
+                v=version,
+            )
+        return value
+
+    @field_validator("smoke_test")
+    @classmethod
+    def _smoke(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and info.data.get("batch_scheduler") == "kai":
+            raise fail(
+                "kuberay",
+                "cannot run with batchScheduler kai: KubeRay leaves Ray pods pending until their RayJob carries a "
+                "kai.scheduler/queue label of an existing KAI Queue, and this program creates no KAI queues; "
+                "turn smokeTest off or use another batchScheduler",
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _quota_for_kueue(self) -> KubeRaySpec:
+        if self.queue_quota is not None and self.batch_scheduler != "kueue":
+            raise fail(
+                "kuberay",
+                "queueQuota sizes the Kueue ClusterQueue: set batchScheduler: kueue or drop queueQuota",
+                at="queueQuota",
+            )
+        return self
 
 
 class AddonsSpec(Strict):
     """Pinned versions of what runs inside every cluster."""
 
     envoy_gateway: ChartSpec = Field(default_factory=lambda: ChartSpec(version=defaults.ENVOY_GATEWAY_VERSION))
-    kuberay: ChartSpec = Field(default_factory=lambda: ChartSpec(version=defaults.KUBERAY_VERSION))
+    kuberay: KubeRaySpec = Field(default_factory=KubeRaySpec)
     anyscale_operator: ChartSpec = Field(
         default_factory=lambda: ChartSpec(version=defaults.ANYSCALE_OPERATOR_VERSION)
     )
@@ -453,6 +604,44 @@ class ResourceSpec(Strict):
     def bucket_region(self) -> str:
         """Where the bucket is: the storage region, which defaults to the resource's."""
         return self.storage.region or self.region
+
+    @model_validator(mode="after")
+    def _network_policy_enforced(self) -> ResourceSpec:
+        if self.addons.kuberay.network_policy and getattr(self, "cluster", None) is not None:
+            raise fail(
+                "kuberay",
+                "the {p} cluster this program builds enforces no NetworkPolicy (no network policy engine is "
+                "enabled on it), so the policies KubeRay would create would be inert; use it on a Generic "
+                "cluster that enforces NetworkPolicy",
+                p=self.provider_name,
+                at="addons.kuberay.networkPolicy",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _kueue_quota(self) -> ResourceSpec:
+        """Kueue admits Ray jobs against a ClusterQueue's quota: by default the sum of the
+        worker pools at their maxCount (the system pool runs no Ray pods: it is untainted
+        but the pools' taints are what Ray pods tolerate)."""
+        kuberay = self.addons.kuberay
+        if kuberay.batch_scheduler != "kueue" or kuberay.queue_quota is not None:
+            return self
+        cluster = getattr(self, "cluster", None)
+        if cluster is None:
+            raise fail(
+                "kuberay",
+                "a Generic cluster's pools are unknown to this program: set addons.kuberay.queueQuota "
+                "(cpu, memoryGi, gpu) to size the Kueue ClusterQueue",
+                at="addons.kuberay.queueQuota",
+            )
+        # Sizes as sold (the spec has already rejected pools whose size is unknown).
+        sizes = [(p.node_size(self.provider_name), p.max_count) for p in cluster.node_pools]
+        kuberay.queue_quota = QueueQuotaSpec(
+            cpu=max(1, sum(cpu * count for (cpu, _, _), count in sizes)),
+            memory_gi=max(1, math.floor(sum(memory * count for (_, memory, _), count in sizes))),
+            gpu=sum(gpus * count for (_, _, gpus), count in sizes),
+        )
+        return self
 
 
 class AzureResource(ResourceSpec):
@@ -606,7 +795,7 @@ def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:
                 _detail(
                     ("resources", index, "name"),
                     "unique",
-                    f"'{name}' is already the name of resources[{first}]{case}; names must be unique "
+                    f"'{name}' is already the name of resources[{first_index}]{case}; names must be unique "
                     "within the cloud (the platform answers HTTP 409)",
                 )
             )
@@ -703,6 +892,10 @@ def _problems(error: ValidationError, resources: Any) -> list[Problem]:
         # A model-level rule with a field name in its type points at that field.
         if item["type"] == "provider":
             loc.append("provider")
+        # A model-level rule that names the field it is about (ctx "at", dotted).
+        at = (item.get("ctx") or {}).get("at")
+        if isinstance(at, str):
+            loc.extend(at.split("."))
         problems.append(Problem(_path(loc), _resource_name(loc, resources), _message(item)))
     return problems
 

@@ -103,7 +103,7 @@ pool_names = st.from_regex(r"[a-z][a-z0-9]{0,11}", fullmatch=True)
 
 @st.composite
 def valid_resources(draw: Any) -> list[dict[str, Any]]:
-    names = draw(st.lists(name_text.filter(lambda n: n != "default"), min_size=0, max_size=6, unique=True))
+    names = draw(st.lists(name_text.filter(lambda n: n.lower() != "default"), min_size=0, max_size=6, unique_by=str.lower))
     resources: list[dict[str, Any]] = [{"name": "default", "provider": draw(st.sampled_from(["Azure", "azure", "AZURE"])), "region": draw(st.sampled_from(sorted(AZURE_REGIONS)))}]
     if draw(st.booleans()):
         resources[0]["cluster"] = {"nodePools": [{"name": draw(pool_names), "instanceType": "Standard_D8s_v5", "minCount": 0, "maxCount": draw(st.integers(1, 50))}]}
@@ -157,8 +157,8 @@ BREAKERS = [
 def test_one_broken_rule_is_reported_at_its_path(index: int, noise: list[dict[str, Any]]) -> None:
     config = copy.deepcopy(CONFIG)
     # Valid extra resources after the example ones must not change what is reported.
-    taken = {r["name"] for r in config["resources"]}
-    config["resources"] += [r for r in noise[1:] if r["name"] not in taken]
+    taken = {r["name"].lower() for r in config["resources"]}
+    config["resources"] += [r for r in noise[1:] if r["name"].lower() not in taken]
     mutate, expected = BREAKERS[index]
     mutate(config)
     try:

@@ -1,0 +1,97 @@
+"""Declares KubeRay and its options inside a cluster, as children of ClusterAddons.
+
+With every option off this is exactly the release ClusterAddons always had: the
+`kuberay-operator` chart with values `{}` (same name, parent and options), so plans do not
+move until a user turns something on.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components import defaults
+from components.kuberay import charts, values
+from components.spec import KubeRaySpec
+
+# ClusterAddons._release: (key, chart, values, extra options) -> Release. The chart is
+# anything with release/chart/version/namespace/repo (charts.Pin is).
+Releaser = Callable[..., k8s.helm.v3.Release]
+
+
+def install_kuberay(
+    name: str, spec: KubeRaySpec, namespace: str, release: Releaser, opts: pulumi.ResourceOptions, crds: pulumi.Resource
+) -> k8s.helm.v3.Release:
+    """`opts` are ClusterAddons' options for in-cluster objects (parent, provider, deletedWith);
+    `crds` the ray.io CRDs, applied before the operator (whose release skips the chart's)."""
+
+    def after(*resources: pulumi.Resource) -> pulumi.ResourceOptions:
+        return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=list(resources)))
+
+    def custom(key: str, api_version: str, kind: str, metadata: dict[str, Any], body: dict[str, Any], *deps: pulumi.Resource) -> k8s.apiextensions.CustomResource:
+        return k8s.apiextensions.CustomResource(
+            f"{name}-{key}", api_version=api_version, kind=kind, metadata=metadata, spec=body, opts=after(*deps)
+        )
+
+    prometheus = None
+    if spec.metrics.install_prometheus:
+        prometheus = release("prometheus", charts.PROMETHEUS, values.prometheus_values(), None)
+    operator = release(
+        "kuberay",
+        charts.Pin("kuberay-operator", "kuberay-operator", spec.version, namespace, defaults.KUBERAY_REPO),
+        values.operator_values(spec),
+        # The chart's ServiceMonitor needs the Prometheus Operator's CRDs.
+        pulumi.ResourceOptions(depends_on=[crds] + ([prometheus] if prometheus is not None else [])),
+        skip_crds=True,
+    )
+    if spec.metrics.enabled:
+        for monitor, body in values.pod_monitors().items():
+            deps = [operator] + ([prometheus] if prometheus is not None else [])
+            custom(monitor, values.MONITORING_API, "PodMonitor", {"name": monitor, "namespace": namespace}, body, *deps)
+
+    if spec.authentication == "kubernetes-rbac":
+        for role, rules in values.AUTH_ROLES.items():
+            k8s.rbac.v1.ClusterRole(f"{name}-{role}", metadata={"name": role}, rules=rules, opts=opts)
+
+    scheduler_ready: list[pulumi.Resource] = []
+    pin = charts.SCHEDULERS.get(spec.batch_scheduler)
+    if pin is not None:
+        # Kueue turns on its ray.io integrations only for CRDs that exist when it starts.
+        extra = pulumi.ResourceOptions(depends_on=[operator]) if spec.batch_scheduler == "kueue" else None
+        scheduler = release(spec.batch_scheduler, pin, values.scheduler_values(spec.batch_scheduler), extra)
+        scheduler_ready.append(scheduler)
+
+    smoke_namespace = None
+    if spec.smoke_test:
+        smoke_namespace = k8s.core.v1.Namespace(f"{name}-smoke-namespace", metadata={"name": charts.SMOKE_NAMESPACE}, opts=opts)
+
+    if spec.batch_scheduler == "kueue":
+        assert spec.queue_quota is not None  # filled by the spec from the pools
+        flavor = custom("resource-flavor", values.KUEUE_API, "ResourceFlavor", {"name": values.RESOURCE_FLAVOR}, {}, *scheduler_ready)
+        queue = custom(
+            "cluster-queue",
+            values.KUEUE_API,
+            "ClusterQueue",
+            {"name": values.CLUSTER_QUEUE},
+            values.cluster_queue(spec.queue_quota),
+            flavor,
+            *scheduler_ready,
+        )
+        for ns in values.local_queue_namespaces(spec):
+            deps = [queue] + ([smoke_namespace] if ns == charts.SMOKE_NAMESPACE and smoke_namespace is not None else [])
+            local = custom(
+                f"local-queue-{ns}",
+                values.KUEUE_API,
+                "LocalQueue",
+                {"name": values.LOCAL_QUEUE, "namespace": ns},
+                {"clusterQueue": values.CLUSTER_QUEUE},
+                *deps,
+            )
+            scheduler_ready.append(local)
+
+    if smoke_namespace is not None:
+        job = values.smoke_job(spec)
+        custom("smoke-test", "ray.io/v1", "RayJob", job["metadata"], job["spec"], operator, smoke_namespace, *scheduler_ready)
+    return operator

@@ -1,0 +1,182 @@
+"""Plain data: the KubeRay chart's values, the other charts' values and the custom objects,
+each from the spec alone (no Pulumi), checked in tests against the charts and CRDs."""
+from __future__ import annotations
+
+from typing import Any, Final
+
+from components.kuberay import charts
+from components.spec import KubeRaySpec, QueueQuotaSpec
+
+# `batchScheduler.name` the kuberay-operator chart passes as --batch-scheduler (the names
+# KubeRay's scheduler plugins answer to); Kueue works from its own side (its `ray.io/*`
+# integrations), so KubeRay is not told about it.
+BATCH_SCHEDULER_NAMES: Final = {
+    "volcano": "volcano",
+    "yunikorn": "yunikorn",
+    "scheduler-plugins": "scheduler-plugins",
+    "kai": "kai-scheduler",
+}
+# The chart's default `featureGates` at 1.7.0 (helm-chart/kuberay-operator/values.yaml): a
+# list, so setting one gate means repeating the others.
+FEATURE_GATES_1_7_0: Final = (
+    ("RayClusterStatusConditions", True),
+    ("RayJobDeletionPolicy", True),
+    ("RayMultiHostIndexing", True),
+    ("RayServiceIncrementalUpgrade", True),
+    ("RayCronJob", False),
+    ("RayClusterMTLS", False),
+    ("RayClusterNetworkPolicy", False),
+    ("RayClusterHistoryServer", False),
+)
+KUEUE_API: Final = "kueue.x-k8s.io/v1beta2"  # the storage version of Kueue 0.19's CRDs
+RESOURCE_FLAVOR: Final = "default-flavor"
+CLUSTER_QUEUE: Final = "ray-cluster-queue"
+LOCAL_QUEUE: Final = "ray-queue"
+# Where users submit by default (`kubectl ray job submit` uses the current namespace).
+LOCAL_QUEUE_NAMESPACES: Final = ("default",)
+QUEUE_LABEL: Final = "kueue.x-k8s.io/queue-name"
+MONITORING_API: Final = "monitoring.coreos.com/v1"
+RAY_IMAGE: Final = "rayproject/ray:2.52.0"  # token auth needs Ray 2.52.0 or later
+RAY_VERSION: Final = "2.52.0"
+SMOKE_TIMEOUT_SECONDS: Final = 900
+
+
+def operator_values(spec: KubeRaySpec) -> dict[str, Any]:
+    """kuberay-operator values: `{}` with every option off (the chart's defaults)."""
+    values: dict[str, Any] = {}
+    name = BATCH_SCHEDULER_NAMES.get(spec.batch_scheduler)
+    if name is not None:
+        values["batchScheduler"] = {"name": name}
+    if spec.metrics.enabled:
+        # The chart's own ServiceMonitor for the operator's /metrics (port http, 8080).
+        values["metrics"] = {"serviceMonitor": {"enabled": True}}
+    if spec.network_policy:
+        values["featureGates"] = [
+            {"name": gate, "enabled": enabled or gate == "RayClusterNetworkPolicy"} for gate, enabled in FEATURE_GATES_1_7_0
+        ]
+    return values
+
+
+def scheduler_values(scheduler: str) -> dict[str, Any]:
+    """Each scheduler runs on the system pool: it is the only untainted pool, and these
+    charts' pods tolerate none of the worker pools' taints, so no selector is needed."""
+    if scheduler == "yunikorn":
+        # Its admission controller would send every pod of the cluster (the Anyscale
+        # operator's too) to YuniKorn; KubeRay stamps schedulerName on Ray pods itself.
+        return {"embedAdmissionController": False}
+    if scheduler == "scheduler-plugins":
+        # KubeRay sets schedulerName: scheduler-plugins on Ray pods; the second scheduler
+        # answers to its `scheduler.name` (default scheduler-plugins-scheduler).
+        return {"scheduler": {"name": "scheduler-plugins"}}
+    return {}
+
+
+def prometheus_values() -> dict[str, Any]:
+    # By default the stack's Prometheus selects only monitors labelled with its release;
+    # ours (the operator's ServiceMonitor, the Ray PodMonitors) carry no such label.
+    return {
+        "prometheus": {
+            "prometheusSpec": {"serviceMonitorSelectorNilUsesHelmValues": False, "podMonitorSelectorNilUsesHelmValues": False}
+        }
+    }
+
+
+def _ray_cluster_label(port: str) -> dict[str, Any]:
+    relabel = {"action": "replace", "sourceLabels": ["__meta_kubernetes_pod_label_ray_io_cluster"], "targetLabel": "ray_io_cluster"}
+    return {"port": port, "relabelings": [relabel]}
+
+
+def pod_monitors() -> dict[str, dict[str, Any]]:
+    """PodMonitor specs (name -> spec) for Ray pods in every namespace, after KubeRay's
+    config/prometheus/podMonitor.yaml: head (Ray, autoscaler, dashboard) and workers."""
+    return {
+        "ray-head-monitor": {
+            "jobLabel": "ray-head",
+            "namespaceSelector": {"any": True},
+            "selector": {"matchLabels": {"ray.io/node-type": "head"}},
+            "podMetricsEndpoints": [_ray_cluster_label(p) for p in ("metrics", "as-metrics", "dash-metrics")],
+        },
+        "ray-workers-monitor": {
+            "jobLabel": "ray-workers",
+            "namespaceSelector": {"any": True},
+            "selector": {"matchLabels": {"ray.io/node-type": "worker"}},
+            "podMetricsEndpoints": [_ray_cluster_label("metrics")],
+        },
+    }
+
+
+def _gi(value: int) -> str:
+    return f"{value}Gi"
+
+
+def cluster_queue(quota: QueueQuotaSpec) -> dict[str, Any]:
+    """One flavor for every node (an empty ResourceFlavor matches any), quotas from the pools."""
+    resources = [
+        {"name": "cpu", "nominalQuota": str(quota.cpu)},
+        {"name": "memory", "nominalQuota": _gi(quota.memory_gi)},
+        {"name": "nvidia.com/gpu", "nominalQuota": str(quota.gpu)},
+    ]
+    return {
+        "namespaceSelector": {},  # every namespace may have a LocalQueue pointing here
+        "resourceGroups": [
+            {"coveredResources": [r["name"] for r in resources], "flavors": [{"name": RESOURCE_FLAVOR, "resources": resources}]}
+        ],
+    }
+
+
+def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
+    """The smoke RayJob's metadata and spec: a head-only Ray cluster (CPU, on the system
+    pool: no worker pool is scaled up) runs a few tasks, then KubeRay deletes it."""
+    entrypoint = (
+        'python -c "import ray; ray.init(); square = ray.remote(lambda x: x * x); '
+        'assert sum(ray.get([square.remote(i) for i in range(100)])) == 328350; print(\'kuberay smoke test ok\')"'
+    )
+    container = {
+        "name": "ray-head",
+        "image": RAY_IMAGE,
+        "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "1", "memory": "2Gi"}},
+    }
+    cluster: dict[str, Any] = {
+        "rayVersion": RAY_VERSION,
+        "headGroupSpec": {"rayStartParams": {}, "template": {"spec": {"containers": [container]}}},
+    }
+    if spec.authentication != "none":
+        # Token auth works for RayJobs; Kubernetes-delegated auth is for standalone
+        # RayClusters only (the CRD's note), so the smoke job proves the token mode.
+        cluster["authOptions"] = {"mode": "token"}
+    labels = {QUEUE_LABEL: LOCAL_QUEUE} if spec.batch_scheduler == "kueue" else {}
+    metadata = {
+        "name": "kuberay-smoke-test",
+        "namespace": charts.SMOKE_NAMESPACE,
+        "labels": labels,
+        "annotations": {
+            # `pulumi up` waits for the job to succeed; a failed job times out the update.
+            "pulumi.com/waitFor": "jsonpath={.status.jobStatus}=SUCCEEDED",
+            "pulumi.com/timeoutSeconds": str(SMOKE_TIMEOUT_SECONDS),
+        },
+    }
+    body = {
+        "entrypoint": entrypoint,
+        "shutdownAfterJobFinishes": True,
+        "ttlSecondsAfterFinished": 60,
+        # Fail (rather than hang until the timeout) when the cluster never comes up.
+        "activeDeadlineSeconds": SMOKE_TIMEOUT_SECONDS - 60,
+        "backoffLimit": 0,
+        "rayClusterSpec": cluster,
+    }
+    return {"metadata": metadata, "spec": body}
+
+
+def local_queue_namespaces(spec: KubeRaySpec) -> tuple[str, ...]:
+    return LOCAL_QUEUE_NAMESPACES + ((charts.SMOKE_NAMESPACE,) if spec.smoke_test else ())
+
+
+# kubernetes-rbac: the roles of KubeRay's ray-cluster.kubernetes.auth sample. Ray pods'
+# service account needs `authenticator`; callers of the dashboard/job API need `writer`.
+AUTH_ROLES: Final[dict[str, list[dict[str, Any]]]] = {
+    "ray-authenticator": [
+        {"apiGroups": ["authentication.k8s.io"], "resources": ["tokenreviews"], "verbs": ["create"]},
+        {"apiGroups": ["authorization.k8s.io"], "resources": ["subjectaccessreviews"], "verbs": ["create"]},
+    ],
+    "ray-writer": [{"apiGroups": ["ray.io"], "resources": ["rayclusters"], "verbs": ["ray:write"]}],
+}

@@ -1,0 +1,416 @@
+"""addons.kuberay (issue 16): per option and provider, the charts, values, objects and
+namespaces in the plan, the smoke RayJob's wait condition, and the spec's refusals.
+
+Expected charts, names and keys are literals from the upstream sources (README: KubeRay
+options), never imported from the code under test.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from components.spec import SpecError, load_spec
+from preflight.runtime import Plan, run_program
+from tests import helm
+
+KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
+CLOUD = {"name": "ray-cloud", "location": "eastus2", "resourceGroup": "rg-ray-cloud", "protect": False}
+GENERIC = {
+    "name": "onprem",
+    "provider": "Generic",
+    "region": "dc1",
+    "kubeconfig": {"secure": "v1:kubeconfig-ciphertext=="},
+    "cliToken": {"secure": "v1:clitoken-ciphertext=="},
+    "storage": {"bucket": "s3://ray-data", "endpoint": "https://minio.example.com"},
+}
+# One resource per provider; the primary adds a T4 pool (16 vCPU, 110 GiB, 1 GPU, max 4).
+RESOURCES: list[dict[str, Any]] = [
+    {"name": "default", "provider": "Azure", "region": "eastus2", "cluster": {"nodePools": [
+        {"name": "cpu", "instanceType": "Standard_D16s_v5"},
+        {"name": "cpuspot", "instanceType": "Standard_D16s_v5", "capacityType": "SPOT"},
+        {"name": "gput4", "instanceType": "Standard_NC16as_T4_v3", "maxCount": 4, "gpu": {"type": "T4"}},
+    ]}},
+    {"name": "aws", "provider": "AWS", "region": "us-west-2"},
+    {"name": "gcp", "provider": "GCP", "region": "us-central1", "project": "my-gcp-project"},
+    GENERIC,
+]
+NAMES = ["default", "aws", "gcp", "onprem"]
+
+
+def values_with(options: list[dict[str, Any]]) -> dict[str, Any]:
+    resources = copy.deepcopy(RESOURCES)
+    for resource, kuberay in zip(resources, options, strict=False):
+        if kuberay:
+            resource["addons"] = {"kuberay": kuberay}
+    return {
+        "pulumi:disable-default-providers": ["*"],
+        "anyscale-cloud:cloud": CLOUD,
+        "anyscale-cloud:resources": resources,
+    }
+
+
+@pytest.fixture(scope="module")
+def off() -> Plan:
+    return run_program("kuberay-off", values_with([{}, {}, {}, {}]))
+
+
+# Every resource: Kueue, metrics with kube-prometheus-stack, token auth, the smoke job.
+FULL = {"batchScheduler": "kueue", "metrics": {"enabled": True, "installPrometheus": True}, "authentication": "token", "smokeTest": True}
+
+
+@pytest.fixture(scope="module")
+def full() -> Plan:
+    generic = {**FULL, "queueQuota": {"cpu": 64, "memoryGi": 256, "gpu": 2}}
+    return run_program("kuberay-full", values_with([FULL, FULL, FULL, generic]))
+
+
+# The other schedulers, one per provider, with other options alongside.
+ROTATION = [
+    {"batchScheduler": "volcano", "smokeTest": True, "metrics": True},
+    {"batchScheduler": "yunikorn", "authentication": "kubernetes-rbac"},
+    {"batchScheduler": "scheduler-plugins"},
+    {"batchScheduler": "kai", "version": "1.7.0", "networkPolicy": True},
+]
+
+
+@pytest.fixture(scope="module")
+def rotation() -> Plan:
+    return run_program("kuberay-rotation", values_with(ROTATION))
+
+
+def inputs(plan: Plan, name: str) -> dict[str, Any]:
+    return plan.named(name)["inputs"]
+
+
+def names(plan: Plan) -> set[str]:
+    return {r["name"] for r in plan.resources}
+
+
+# --- everything off: the bare chart, as before ---------------------------------------------------
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> None:
+    record = off.named(f"{resource}-kuberay")
+    i = record["inputs"]
+    assert (i["name"], i["chart"], i["version"], i["namespace"], i["repositoryOpts"]) == (
+        "kuberay-operator", "kuberay-operator", "1.6.2", "kuberay-system", KUBERAY_REPO
+    )
+    assert i.get("values", {}) == {}
+    assert record["parent"].endswith(f"ClusterAddons::{resource}")
+    extra = {f"{resource}-{k}" for k in ("kueue", "volcano", "yunikorn", "scheduler-plugins", "kai", "prometheus",
+                                          "smoke-test", "smoke-namespace", "cluster-queue", "ray-head-monitor")}
+    assert not extra & names(off)
+    assert not [r for r in off.resources if r["type"].startswith(("kubernetes:ray.io", "kubernetes:kueue", "kubernetes:monitoring"))]
+
+
+# --- batch schedulers -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "resource, key, chart, version, namespace, repo, chart_values, batch_scheduler",
+    [
+        ("default", "volcano", "volcano", "1.14.4", "volcano-system", "https://volcano-sh.github.io/helm-charts", {}, "volcano"),
+        ("aws", "yunikorn", "yunikorn", "1.8.0", "yunikorn", "https://apache.github.io/yunikorn-release",
+         {"embedAdmissionController": False}, "yunikorn"),
+        ("gcp", "scheduler-plugins", "scheduler-plugins", "0.33.5", "scheduler-plugins", "https://scheduler-plugins.sigs.k8s.io",
+         {"scheduler": {"name": "scheduler-plugins"}}, "scheduler-plugins"),
+        ("onprem", "kai", "oci://ghcr.io/kai-scheduler/kai-scheduler/kai-scheduler", "v0.12.6", "kai-scheduler", None, {}, "kai-scheduler"),
+    ],
+)
+def test_scheduler_chart_and_operator_setting(
+    rotation: Plan, resource: str, key: str, chart: str, version: str, namespace: str, repo: str | None,
+    chart_values: dict[str, Any], batch_scheduler: str,
+) -> None:
+    i = inputs(rotation, f"{resource}-{key}")
+    assert (i["chart"], i["version"], i["namespace"], i["createNamespace"]) == (chart, version, namespace, True)
+    assert i.get("repositoryOpts") == ({"repo": repo} if repo else None)
+    assert i.get("values", {}) == chart_values
+    # No node selector or tolerations: the untainted system pool is the only place they fit.
+    assert "nodeSelector" not in json.dumps(i.get("values", {})) and "tolerations" not in json.dumps(i.get("values", {}))
+    assert inputs(rotation, f"{resource}-kuberay")["values"]["batchScheduler"] == {"name": batch_scheduler}
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_kueue_chart_runs_after_the_kuberay_crds(full: Plan, resource: str) -> None:
+    record = full.named(f"{resource}-kueue")
+    i = record["inputs"]
+    assert (i["chart"], i["version"], i["namespace"]) == ("oci://registry.k8s.io/kueue/charts/kueue", "0.19.2", "kueue-system")
+    assert i.get("values", {}) == {} and "repositoryOpts" not in i
+    assert full.named(f"{resource}-kuberay")["urn"] in record["dependsOn"]
+    # Kueue admits through its own ray.io integrations: KubeRay gets no batchScheduler.
+    assert "batchScheduler" not in inputs(full, f"{resource}-kuberay")["values"]
+
+
+# (cpu, memory, gpu): the worker pools at maxCount. Defaults are two pools of 10 16-vCPU,
+# 64 GiB nodes; the primary adds 4 T4 nodes (16 vCPU, 110 GiB, 1 GPU); Generic is given.
+QUOTAS = {
+    "default": ("384", "1720Gi", "4"),
+    "aws": ("320", "1280Gi", "0"),
+    "gcp": ("320", "1280Gi", "0"),
+    "onprem": ("64", "256Gi", "2"),
+}
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_kueue_queues_are_sized_from_the_pools(full: Plan, resource: str) -> None:
+    flavor = full.named(f"{resource}-resource-flavor")
+    assert flavor["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor"
+    assert flavor["inputs"]["metadata"] == {"name": "default-flavor"}
+    queue = full.named(f"{resource}-cluster-queue")
+    assert queue["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"
+    assert queue["inputs"]["metadata"] == {"name": "ray-cluster-queue"}
+    cpu, memory, gpu = QUOTAS[resource]
+    assert queue["inputs"]["spec"] == {
+        "namespaceSelector": {},
+        "resourceGroups": [{
+            "coveredResources": ["cpu", "memory", "nvidia.com/gpu"],
+            "flavors": [{"name": "default-flavor", "resources": [
+                {"name": "cpu", "nominalQuota": cpu},
+                {"name": "memory", "nominalQuota": memory},
+                {"name": "nvidia.com/gpu", "nominalQuota": gpu},
+            ]}],
+        }],
+    }
+    assert {flavor["urn"], full.named(f"{resource}-kueue")["urn"]} <= set(queue["dependsOn"])
+    for namespace in ("default", "kuberay-smoke-test"):
+        local = full.named(f"{resource}-local-queue-{namespace}")
+        assert local["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue"
+        assert local["inputs"]["metadata"] == {"name": "ray-queue", "namespace": namespace}
+        assert local["inputs"]["spec"] == {"clusterQueue": "ray-cluster-queue"}
+        assert queue["urn"] in local["dependsOn"]
+
+
+# --- the smoke RayJob -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_smoke_job_waits_for_success_in_its_own_namespace(full: Plan, resource: str) -> None:
+    namespace = full.named(f"{resource}-smoke-namespace")
+    assert namespace["inputs"]["metadata"] == {"name": "kuberay-smoke-test"}
+    job = full.named(f"{resource}-smoke-test")
+    assert job["type"] == "kubernetes:ray.io/v1:RayJob"
+    meta = job["inputs"]["metadata"]
+    assert (meta["name"], meta["namespace"]) == ("kuberay-smoke-test", "kuberay-smoke-test")
+    assert meta["annotations"] == {"pulumi.com/waitFor": "jsonpath={.status.jobStatus}=SUCCEEDED", "pulumi.com/timeoutSeconds": "900"}
+    assert meta["labels"] == {"kueue.x-k8s.io/queue-name": "ray-queue"}
+    spec = job["inputs"]["spec"]
+    assert (spec["shutdownAfterJobFinishes"], spec["ttlSecondsAfterFinished"], spec["backoffLimit"]) == (True, 60, 0)
+    assert spec["activeDeadlineSeconds"] == 840
+    assert spec["entrypoint"].startswith('python -c "import ray; ray.init();')
+    cluster = spec["rayClusterSpec"]
+    assert cluster["rayVersion"] == "2.52.0" and cluster["authOptions"] == {"mode": "token"}
+    assert "workerGroupSpecs" not in cluster  # head only: no worker pool scales up
+    (head,) = cluster["headGroupSpec"]["template"]["spec"]["containers"]
+    assert head["image"] == "rayproject/ray:2.52.0"
+    assert head["resources"] == {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "1", "memory": "2Gi"}}
+    assert "tolerations" not in cluster["headGroupSpec"]["template"]["spec"]  # CPU only, system pool
+    urns = {full.named(f"{resource}-{k}")["urn"] for k in ("kuberay", "smoke-namespace", "kueue", "local-queue-kuberay-smoke-test")}
+    assert urns <= set(job["dependsOn"])
+    assert job["options"]["deletedWith"] == full.named(f"{resource}-kuberay")["options"]["deletedWith"]
+
+
+def test_smoke_job_without_kueue_or_auth_has_no_queue_label(rotation: Plan) -> None:
+    job = rotation.named("default-smoke-test")
+    assert job["inputs"]["metadata"].get("labels", {}) == {}
+    assert "authOptions" not in job["inputs"]["spec"]["rayClusterSpec"]
+    assert rotation.named("default-volcano")["urn"] in job["dependsOn"]
+    assert "aws-smoke-test" not in names(rotation)
+
+
+def test_smoke_job_is_valid_against_the_rayjob_crd(full: Plan, tmp_path: Path) -> None:
+    validator = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
+    tool = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
+    crds = helm.CHARTS / "kuberay-operator-1.6.2" / "crds"
+    if not (validator.exists() and tool.exists() and crds.is_dir()):
+        pytest.skip(f"crd-validate not set up (bash {tool.parent}/setup.sh) or {crds} absent")
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(full.to_json()))
+    result = subprocess.run([str(validator), str(tool), str(crds), str(plan_file)], capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("RayJob ray.io/v1") == 4 and "TOTAL violations: 0" in result.stdout
+
+
+# --- metrics ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
+    prometheus = full.named(f"{resource}-prometheus")
+    i = prometheus["inputs"]
+    assert (i["chart"], i["version"], i["namespace"], i["repositoryOpts"]) == (
+        "kube-prometheus-stack", "88.5.3", "monitoring", {"repo": "https://prometheus-community.github.io/helm-charts"}
+    )
+    assert i["values"] == {"prometheus": {"prometheusSpec": {
+        "serviceMonitorSelectorNilUsesHelmValues": False, "podMonitorSelectorNilUsesHelmValues": False}}}
+    kuberay = full.named(f"{resource}-kuberay")
+    assert kuberay["inputs"]["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
+    assert prometheus["urn"] in kuberay["dependsOn"]  # the chart's ServiceMonitor needs the CRDs
+    head, workers = full.named(f"{resource}-ray-head-monitor"), full.named(f"{resource}-ray-workers-monitor")
+    for monitor, node_type in ((head, "head"), (workers, "worker")):
+        assert monitor["type"] == "kubernetes:monitoring.coreos.com/v1:PodMonitor"
+        assert monitor["inputs"]["metadata"]["namespace"] == "kuberay-system"
+        assert monitor["inputs"]["spec"]["namespaceSelector"] == {"any": True}
+        assert monitor["inputs"]["spec"]["selector"] == {"matchLabels": {"ray.io/node-type": node_type}}
+        assert prometheus["urn"] in monitor["dependsOn"]
+    assert [e["port"] for e in head["inputs"]["spec"]["podMetricsEndpoints"]] == ["metrics", "as-metrics", "dash-metrics"]
+
+
+def test_metrics_without_prometheus_installs_only_the_monitors(rotation: Plan) -> None:
+    assert "default-prometheus" not in names(rotation)
+    assert inputs(rotation, "default-kuberay")["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
+    assert "default-ray-head-monitor" in names(rotation) and "aws-ray-head-monitor" not in names(rotation)
+
+
+# --- authentication, network policy --------------------------------------------------------------
+
+
+def test_kubernetes_rbac_installs_the_ray_roles(rotation: Plan) -> None:
+    authenticator = inputs(rotation, "aws-ray-authenticator")
+    assert authenticator["metadata"] == {"name": "ray-authenticator"}
+    assert authenticator["rules"] == [
+        {"apiGroups": ["authentication.k8s.io"], "resources": ["tokenreviews"], "verbs": ["create"]},
+        {"apiGroups": ["authorization.k8s.io"], "resources": ["subjectaccessreviews"], "verbs": ["create"]},
+    ]
+    assert inputs(rotation, "aws-ray-writer")["rules"] == [{"apiGroups": ["ray.io"], "resources": ["rayclusters"], "verbs": ["ray:write"]}]
+    assert "default-ray-writer" not in names(rotation)
+
+
+def test_network_policy_turns_on_its_feature_gate_on_1_7_0(rotation: Plan) -> None:
+    i = inputs(rotation, "onprem-kuberay")
+    assert i["version"] == "1.7.0"
+    assert i["values"]["featureGates"] == [
+        {"name": "RayClusterStatusConditions", "enabled": True},
+        {"name": "RayJobDeletionPolicy", "enabled": True},
+        {"name": "RayMultiHostIndexing", "enabled": True},
+        {"name": "RayServiceIncrementalUpgrade", "enabled": True},
+        {"name": "RayCronJob", "enabled": False},
+        {"name": "RayClusterMTLS", "enabled": False},
+        {"name": "RayClusterNetworkPolicy", "enabled": True},
+        {"name": "RayClusterHistoryServer", "enabled": False},
+    ]
+    assert "featureGates" not in inputs(rotation, "default-kuberay")["values"]
+
+
+# --- the operator chart at 1.6.2 reads what we set -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "chart_values, argument",
+    [({"batchScheduler": {"name": "volcano"}}, "--batch-scheduler=volcano"),
+     ({"batchScheduler": {"name": "kai-scheduler"}}, "--batch-scheduler=kai-scheduler")],
+)
+def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argument: str, tmp_path: Path) -> None:
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    objects = helm.render(helm.CHARTS / "kuberay-operator-1.6.2", chart_values, "kuberay-system", "kuberay-operator", tmp_path)
+    (deployment,) = [o for o in objects if o["kind"] == "Deployment"]
+    assert argument in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+
+
+def test_operator_chart_renders_its_service_monitor(tmp_path: Path) -> None:
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    values = {"metrics": {"serviceMonitor": {"enabled": True}}}
+    objects = helm.render(helm.CHARTS / "kuberay-operator-1.6.2", values, "kuberay-system", "kuberay-operator", tmp_path)
+    (monitor,) = [o for o in objects if o["kind"] == "ServiceMonitor"]
+    assert monitor["metadata"]["namespace"] == "kuberay-system"
+    assert monitor["spec"]["selector"] == {"matchLabels": {"app.kubernetes.io/name": "kuberay-operator"}}
+
+
+# --- the example stack ----------------------------------------------------------------------------
+
+
+def test_example_primary_runs_kueue_metrics_and_the_smoke_job(example_plan: Plan) -> None:
+    present = names(example_plan)
+    assert {"default-kueue", "default-prometheus", "default-smoke-test", "default-cluster-queue"} <= present
+    # Its pools: 2 x 10 D16s_v5 (16 vCPU, 64 GiB) and 4 T4 nodes (16 vCPU, 110 GiB, 1 GPU).
+    quota = inputs(example_plan, "default-cluster-queue")["spec"]["resourceGroups"][0]["flavors"][0]["resources"]
+    assert [q["nominalQuota"] for q in quota] == ["384", "1720Gi", "4"]
+    assert not {"aws-usw2-kueue", "gcp-usc1-smoke-test", "onprem-prometheus"} & present
+
+
+# --- the spec's refusals -----------------------------------------------------------------------------
+
+
+def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
+    resources = copy.deepcopy(RESOURCES)
+    resources[index]["addons"] = {"kuberay": kuberay}
+    try:
+        load_spec(CLOUD, resources)
+    except SpecError as error:
+        return [str(p) for p in error.problems]
+    return []
+
+
+@pytest.mark.parametrize(
+    "index, kuberay, expected",
+    [
+        (0, {"historyServer": True},
+         "resources[0].addons.kuberay.historyServer (default): is not supported: the KubeRay History Server "
+         "(kuberay/historyserver) is alpha behind the RayClusterHistoryServer feature gate of 1.7.0, with no released "
+         "chart or image (its manifests use an image you build from source), so there is nothing pinned to install; "
+         "leave it false"),
+        (3, {"networkPolicy": True},
+         "resources[3].addons.kuberay.networkPolicy (onprem): needs the RayClusterNetworkPolicy feature gate, which "
+         "KubeRay has from 1.7.0 and this program wires for chart 1.7.0 (addons.kuberay.version is 1.6.2); set "
+         'addons.kuberay.version: "1.7.0"'),
+        (1, {"networkPolicy": True, "version": "1.7.0"},
+         "resources[1].addons.kuberay.networkPolicy (aws): the AWS cluster this program builds enforces no "
+         "NetworkPolicy (no network policy engine is enabled on it), so the policies KubeRay would create would be "
+         "inert; use it on a Generic cluster that enforces NetworkPolicy"),
+        (3, {"batchScheduler": "kueue"},
+         "resources[3].addons.kuberay.queueQuota (onprem): a Generic cluster's pools are unknown to this program: "
+         "set addons.kuberay.queueQuota (cpu, memoryGi, gpu) to size the Kueue ClusterQueue"),
+        (2, {"batchScheduler": "kai", "version": "1.4.2"},
+         "resources[2].addons.kuberay.batchScheduler (gcp): the KAI batch scheduler needs KubeRay 1.5.0 or later "
+         "(addons.kuberay.version is 1.4.2); raise addons.kuberay.version"),
+        (0, {"batchScheduler": "kai", "smokeTest": True},
+         "resources[0].addons.kuberay.smokeTest (default): cannot run with batchScheduler kai: KubeRay leaves Ray pods "
+         "pending until their RayJob carries a kai.scheduler/queue label of an existing KAI Queue, and this program "
+         "creates no KAI queues; turn smokeTest off or use another batchScheduler"),
+        (0, {"authentication": "kubernetes-rbac", "version": "1.5.1"},
+         "resources[0].addons.kuberay.authentication (default): authOptions.enableK8sTokenAuth needs KubeRay 1.6.0 or "
+         "later (addons.kuberay.version is 1.5.1); raise addons.kuberay.version"),
+        (0, {"authentication": "token", "version": "1.5.0"},
+         "resources[0].addons.kuberay.authentication (default): authOptions.mode: token needs KubeRay 1.5.1 or later "
+         "(addons.kuberay.version is 1.5.0); raise addons.kuberay.version"),
+        (0, {"metrics": {"installPrometheus": True}},
+         "resources[0].addons.kuberay.metrics.installPrometheus (default): installPrometheus without enabled: set "
+         "metrics.enabled: true (or drop installPrometheus)"),
+        (0, {"queueQuota": {"cpu": 8, "memoryGi": 32}},
+         "resources[0].addons.kuberay.queueQuota (default): queueQuota sizes the Kueue ClusterQueue: set "
+         "batchScheduler: kueue or drop queueQuota"),
+        (0, {"batchScheduler": "slurm"},
+         "resources[0].addons.kuberay.batchScheduler (default): Input should be 'none', 'volcano', 'yunikorn', "
+         "'kueue', 'scheduler-plugins' or 'kai'"),
+    ],
+)
+def test_spec_refuses_what_upstream_does_not_support(index: int, kuberay: dict[str, Any], expected: str) -> None:
+    assert problems(index, kuberay) == [expected]
+
+
+def test_kueue_sizes_a_pool_with_an_explicit_shape_from_that_shape() -> None:
+    resources = copy.deepcopy(RESOURCES)
+    resources[1]["cluster"] = {
+        "nodePools": [{"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": 2, "shape": {"cpu": 128, "memoryGb": 4096}}]
+    }
+    resources[1]["addons"] = {"kuberay": {"batchScheduler": "kueue"}}
+    quota = load_spec(CLOUD, resources).resources[1].addons.kuberay.queue_quota
+    assert quota is not None and (quota.cpu, quota.memory_gi, quota.gpu) == (256, 8192, 0)
+    resources[1]["addons"]["kuberay"]["queueQuota"] = {"cpu": 128, "memoryGi": 4096}
+    quota = load_spec(CLOUD, resources).resources[1].addons.kuberay.queue_quota
+    assert quota is not None and (quota.cpu, quota.memory_gi, quota.gpu) == (128, 4096, 0)
+
+
+@pytest.mark.parametrize("shorthand, enabled", [(True, True), (False, False)])
+def test_metrics_accepts_a_boolean(shorthand: bool, enabled: bool) -> None:
+    resources = copy.deepcopy(RESOURCES)
+    resources[0]["addons"] = {"kuberay": {"metrics": shorthand}}
+    metrics = load_spec(CLOUD, resources).resources[0].addons.kuberay.metrics
+    assert (metrics.enabled, metrics.install_prometheus) == (enabled, False)
