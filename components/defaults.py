@@ -42,8 +42,9 @@ CLUSTER_AUTOSCALER_VERSION: Final = "9.47.0"
 # The autoscaler's minor must match the cluster's (its README: versioning "match[es]
 # Kubernetes minor releases exactly"; use it with the control plane version "for which
 # it was meant"), so each EKS minor gets its own chart and image:
-# the newest chart whose appVersion has that minor, and the newest patch image of that
-# minor, set as `image.tag` (the chart's default is its appVersion's .0 patch). Sources:
+# the newest chart whose appVersion has that minor (but 1.33: the Renovate-managed pin
+# above, the chart tests/test_charts.py renders offline), and the newest patch image of
+# that minor, set as `image.tag` (the chart's default is its appVersion's patch). Sources:
 # kubernetes/autoscaler tags `cluster-autoscaler-chart-<v>` (Chart.yaml appVersion) and
 # `cluster-autoscaler-<minor>.<patch>` (the release that publishes
 # registry.k8s.io/autoscaling/cluster-autoscaler:v<minor>.<patch>), read 2026-11-30.
