@@ -372,14 +372,140 @@ class AksClusterSpec(ClusterSpec):
     sku_tier: Literal["Free", "Standard", "Premium"] = "Standard"
 
 
+# --- EKS: access, API endpoint, network ---------------------------------------------------
+
+# IAM roles (a path is allowed: arn:aws:iam::111122223333:role/dev/apps/ci) and users, in
+# the `aws` partition (every region in components/regions.py is in it). The account may
+# be another than the cluster's: EKS accepts that for STANDARD access entries.
+IAM_PRINCIPAL_RE = re.compile(r"^arn:aws:iam::[0-9]{12}:(role|user)/([\w+=,.@-]+/)*[\w+=,.@-]{1,128}$")
+STS_SESSION_RE = re.compile(r"^arn:aws:sts::[0-9]{12}:assumed-role/([\w+=,.@-]+)/")
+NAMESPACE_RE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+# EC2 IDs: 8 hex digits (older resources) or 17 (current).
+VPC_ID_RE = re.compile(r"^vpc-([0-9a-f]{8}|[0-9a-f]{17})$")
+SUBNET_ID_RE = re.compile(r"^subnet-([0-9a-f]{8}|[0-9a-f]{17})$")
+
+
+class AccessEntrySpec(Strict):
+    """One IAM principal (a person's role, the CI role) with one EKS access policy."""
+
+    principal_arn: str
+    # The EKS access policies named like the Kubernetes user-facing roles they mirror.
+    policy: Literal["cluster-admin", "admin", "edit", "view"]
+    # Absent: the whole cluster; else only these namespaces.
+    namespaces: list[str] | None = Field(None, min_length=1)
+
+    @field_validator("principal_arn")
+    @classmethod
+    def _principal(cls, value: str) -> str:
+        session = STS_SESSION_RE.match(value)
+        if session:
+            raise fail(
+                "arn",
+                "'{v}' is an STS session, which EKS does not accept in an access entry (it is a new "
+                "principal each session): use the role's IAM ARN, arn:aws:iam::<account>:role/{r} "
+                "(with its path, if any)",
+                v=value,
+                r=session.group(1),
+            )
+        if not IAM_PRINCIPAL_RE.fullmatch(value):
+            raise fail(
+                "arn",
+                "'{v}' is not an IAM role or user ARN: use arn:aws:iam::<12-digit account>:role/<name> "
+                "(a path is allowed) or arn:aws:iam::<12-digit account>:user/<name>",
+                v=value,
+            )
+        return value
+
+    @field_validator("namespaces")
+    @classmethod
+    def _namespaces(cls, value: list[str] | None) -> list[str] | None:
+        for namespace in value or []:
+            if not NAMESPACE_RE.fullmatch(namespace):
+                raise fail(
+                    "namespace",
+                    "'{v}' is not a Kubernetes namespace name: lowercase letters, digits and '-', at most 63",
+                    v=namespace,
+                )
+        repeated = sorted({n for n in value or [] if (value or []).count(n) > 1})
+        if repeated:
+            raise fail("namespace", "namespaces are listed twice: {d}", d=", ".join(repeated))
+        return value
+
+
+class EksSubnetIds(Strict):
+    """Subnets of an existing VPC: nodes (and the API server's network interfaces) in
+    `private`, internet-facing load balancers in `public`."""
+
+    public: list[str] = Field(default_factory=list)
+    private: list[str]
+
+    @field_validator("public", "private")
+    @classmethod
+    def _ids(cls, value: list[str]) -> list[str]:
+        wrong = [v for v in value if not SUBNET_ID_RE.fullmatch(v)]
+        if wrong:
+            raise fail(
+                "subnet",
+                "{w} not a subnet ID: subnet- and 8 or 17 hex digits, e.g. subnet-0a1b2c3d4e5f67890",
+                w=", ".join(repr(v) for v in wrong) + (" is" if len(wrong) == 1 else " are"),
+            )
+        return value
+
+    @field_validator("private")
+    @classmethod
+    def _two_zones(cls, value: list[str]) -> list[str]:
+        # The zones of a subnet are not known offline: two distinct IDs is what we can
+        # check; EKS itself rejects subnets that are not in two zones.
+        if len(set(value)) < 2:
+            raise fail(
+                "subnet",
+                "needs at least two private subnets, in different availability zones: EKS requires "
+                "two zones for the cluster and the node groups",
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _distinct(self) -> EksSubnetIds:
+        ids = self.private + self.public
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise fail("subnet", "subnets are listed twice (or as both public and private): {d}", d=", ".join(repeated))
+        return self
+
+
 class EksClusterSpec(ClusterSpec):
     provider: ClassVar[str] = "AWS"
     system_pool: SystemPoolSpec = Field(
         default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["AWS"])
     )
     node_pools: list[NodePoolSpec] = Field(default_factory=lambda: default_pools("AWS", NodePoolSpec))
+    # The VPC the program creates...
     vpc_cidr: str = Field("10.0.0.0/16", pattern=r"^([0-9]{1,3}\.){3}[0-9]{1,3}/(1[6-9]|2[0-4])$")
     availability_zones: int = Field(2, ge=2, le=4)
+    # ...or an existing one (both keys, or neither).
+    vpc_id: str | None = None
+    subnet_ids: EksSubnetIds | None = None
+    # Who besides the creating identity may use the cluster.
+    access_entries: list[AccessEntrySpec] = Field(default_factory=list)
+    # The API server's endpoints. EKS's default for the public one is 0.0.0.0/0.
+    endpoint_public_access: bool = True
+    endpoint_private_access: bool = True
+    endpoint_public_access_cidrs: list[str] | None = Field(None, min_length=1)
+
+    @field_validator("kubernetes_version")
+    @classmethod
+    def _autoscaler_release(cls, value: str) -> str:
+        minor = ".".join(value.split(".")[:2])
+        if minor not in defaults.CLUSTER_AUTOSCALER_RELEASES:
+            known = ", ".join(defaults.CLUSTER_AUTOSCALER_RELEASES)
+            raise fail(
+                "version",
+                "Kubernetes {m} has no Cluster Autoscaler release pinned for EKS (its minor must match the "
+                "cluster's; components/defaults.py CLUSTER_AUTOSCALER_RELEASES); use one of {k}",
+                m=minor,
+                k=known,
+            )
+        return value
 
     @field_validator("vpc_cidr")
     @classmethod
@@ -390,6 +516,72 @@ class EksClusterSpec(ClusterSpec):
         except ValueError as error:
             raise fail("cidr", "'{v}' is not an IPv4 network ({e}); e.g. 10.0.0.0/16", v=value, e=str(error)) from None
         return value
+
+    @field_validator("vpc_id")
+    @classmethod
+    def _vpc_id(cls, value: str | None) -> str | None:
+        if value is not None and not VPC_ID_RE.fullmatch(value):
+            raise fail("vpc", "'{v}' is not a VPC ID: vpc- and 8 or 17 hex digits, e.g. vpc-0a1b2c3d4e5f67890", v=value)
+        return value
+
+    @field_validator("access_entries")
+    @classmethod
+    def _one_entry_per_principal(cls, entries: list[AccessEntrySpec]) -> list[AccessEntrySpec]:
+        arns = [e.principal_arn for e in entries]
+        repeated = sorted({a for a in arns if arns.count(a) > 1})
+        if repeated:
+            raise fail(
+                "arn",
+                "{d} is listed twice: EKS takes one access entry per principal; give it one policy here",
+                d=", ".join(repeated),
+            )
+        return entries
+
+    @field_validator("endpoint_public_access_cidrs")
+    @classmethod
+    def _cidrs(cls, value: list[str] | None) -> list[str] | None:
+        for cidr in value or []:
+            try:
+                ipaddress.IPv4Network(cidr, strict=True)
+            except ValueError as error:
+                raise fail("cidr", "'{v}' is not an IPv4 network ({e}); e.g. 203.0.113.0/24", v=cidr, e=str(error)) from None
+        return value
+
+    @model_validator(mode="after")
+    def _network_choice(self) -> EksClusterSpec:
+        if (self.vpc_id is None) != (self.subnet_ids is None):
+            raise fail("vpc", "vpcId and subnetIds go together: give both to use an existing VPC, or neither")
+        created = {"vpcCidr": "vpc_cidr", "availabilityZones": "availability_zones"}
+        if self.vpc_id is not None:
+            given = [key for key, field in created.items() if field in self.model_fields_set]
+            if given:
+                raise fail(
+                    "vpc",
+                    "{g} describe{s} the VPC the program creates: remove {it} when using vpcId and subnetIds",
+                    g=" and ".join(given),
+                    s="" if len(given) > 1 else "s",
+                    it="them" if len(given) > 1 else "it",
+                )
+        return self
+
+    @model_validator(mode="after")
+    def _endpoints(self) -> EksClusterSpec:
+        if not self.endpoint_public_access and not self.endpoint_private_access:
+            raise fail("endpoint", "endpointPublicAccess and endpointPrivateAccess are both false: the API server would be unreachable")
+        if self.endpoint_public_access_cidrs is not None and not self.endpoint_public_access:
+            raise fail("endpoint", "endpointPublicAccessCidrs is set but endpointPublicAccess is false: remove one of them")
+        if self.endpoint_public_access_cidrs is not None and not self.endpoint_private_access:
+            raise fail(
+                "endpoint",
+                "endpointPublicAccessCidrs needs endpointPrivateAccess: true, or the nodes, which would reach the "
+                "API server from their egress address (the NAT gateway's, not known before deploy), cannot join",
+            )
+        return self
+
+    @property
+    def minor(self) -> str:
+        """What EKS takes as the version: major.minor."""
+        return ".".join(self.kubernetes_version.split(".")[:2])
 
 
 class GkeClusterSpec(ClusterSpec):

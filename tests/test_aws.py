@@ -216,6 +216,8 @@ def test_cluster_autoscaler_release_is_pinned_and_discovers_its_own_cluster(plan
     assert "createNamespace" not in inputs or inputs["createNamespace"] is False
     values = inputs["values"]
     assert values["cloudProvider"] == "aws"
+    # The newest 1.33 patch (kubernetes/autoscaler tag cluster-autoscaler-1.33.6), not the chart's v1.33.0.
+    assert values["image"] == {"tag": "v1.33.6"}
     assert values["awsRegion"] == "us-west-2"
     # The cluster's own name output (so its dependency), which the chart turns into the
     # auto-discovery tags k8s.io/cluster-autoscaler/enabled and k8s.io/cluster-autoscaler/<name>.
@@ -474,7 +476,7 @@ def test_gpu_pool_uses_the_nvidia_ami_and_the_gpu_taints(variant: Plan) -> None:
 
 def test_bucket_in_another_region_than_the_cluster(variant: Plan) -> None:
     s3 = [r for r in of_resource(variant, "aws-euw1") if r["type"].startswith("aws:s3/")]
-    assert len(s3) == 7
+    assert len(s3) == 8  # the bucket, its six settings and its TLS-only policy
     assert {r["inputs"]["region"] for r in s3} == {"eu-central-1"}
     assert registration(variant, "aws-euw1")["cloudStorageBucketRegion"] == "eu-central-1"
 
@@ -502,6 +504,7 @@ def test_target_registers_its_outputs(plan: Plan) -> None:
     (target,) = [r["urn"] for r in plan.of_type("anyscale-cloud:aws:EksTarget")]
     assert outputs[target] == {
         "cluster_name": "eks-ml-platform-aws-usw2",
+        "vpc_id": "${aws-usw2-vpc.id}",
         "bucket_uri": registration(plan, "aws-usw2")["cloudStorageBucketName"],
         "role_arn": ROLE_ARN,
         "kubeconfig": "[secret]",

@@ -101,7 +101,7 @@ def test_every_policy_has_a_name_description_and_level():
         assert policy.description.endswith("."), policy.name
         assert policy.enforcement_level in (EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY), policy.name
     advisory = {p.name for p in PACK.ALL_POLICIES if p.enforcement_level is EnforcementLevel.ADVISORY}
-    assert advisory == {"aks-local-accounts", "aks-sku-tier", "storage-retain-on-delete"}
+    assert advisory == {"aks-local-accounts", "aks-sku-tier", "storage-retain-on-delete", "eks-public-endpoint", "eks-access-entries"}
 
 
 def test_config_defaults_are_what_the_checks_use():
@@ -1117,6 +1117,8 @@ PLANTED = [
     ("secrets-not-in-clear", False, "default-k8s", _set(("inputs", "kubeconfig"), KUBECONFIG), "default-k8s", "kubeconfig holds a kubeconfig in clear"),
     ("secrets-not-in-clear", True, "onprem-anyscale-operator", _set(("inputs", "values", "global", "auth", "anyscaleCliToken"), JWT), "onprem-anyscale-operator", "a token (JWT) in clear"),
     ("registration-order", True, "gcp-usc1-registration", _set(("inputs", "resourceName"), "AWS-USW2"), "gcp-usc1-registration", "but for case"),
+    # issues 14 and 18 (EKS)
+    ("storage-s3-tls-only", True, "aws-usw2-tls-only", None, "aws-usw2-bucket", "accepts requests over plain HTTP"),
 ]
 
 
@@ -1334,7 +1336,7 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     # The simulation holds: the project's packages cannot be imported there.
     assert found["importable"] == {"components": False, "preflight": False, "policy": False}
     assert found["pack"] == "anyscale-cloud"
-    assert len(found["policies"]) == len(POLICIES) == 28
+    assert len(found["policies"]) == len(POLICIES) == 31
     assert {"registration-properties", "console-cors", "operator-chart-keys"} <= set(found["policies"])
     outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
     assert outside == []

@@ -78,15 +78,19 @@ def build_autoscaler(scope: Scope, spec: AwsResource, irsa: Irsa, cluster: aws.e
         f"Cluster Autoscaler of cloud resource {spec.name} (cloud {scope.ctx.cloud_name})",
     )
     policy = aws.iam.RolePolicy(f"{spec.name}-autoscaler-asg", role=role.id, policy=cluster.name.apply(autoscaler_policy), opts=scope.opts())
+    # The release of the cluster's minor (the spec accepts only minors in the table).
+    chart, image = defaults.CLUSTER_AUTOSCALER_RELEASES[spec.cluster.minor]
     return k8s.helm.v3.Release(
         f"{spec.name}-cluster-autoscaler",
         name="cluster-autoscaler",
         chart="cluster-autoscaler",
-        version=defaults.CLUSTER_AUTOSCALER_VERSION,
+        version=chart,
         repository_opts={"repo": defaults.CLUSTER_AUTOSCALER_REPO},
         namespace=AUTOSCALER_NAMESPACE,
         values={
             "cloudProvider": "aws",
+            # Explicit: the chart's default is its appVersion, the .0 patch of the minor.
+            "image": {"tag": image},
             "awsRegion": spec.region,
             "autoDiscovery": {"clusterName": cluster.name},
             "rbac": {

@@ -10,6 +10,7 @@ import pulumi_aws as aws
 import pulumi_random as random
 
 from components import defaults
+from components.aws.policies import bucket_resource_policy
 from components.names import S3_SUFFIX, s3_bucket_name
 from components.scope import Scope
 from components.spec import AwsResource
@@ -63,16 +64,27 @@ def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
         region=spec.storage.region,
         opts=scope.opts(retain_on_delete=spec.storage.retain_on_delete, depends_on=[versioning]),
     )
+    block = aws.s3.BucketPublicAccessBlock(
+        f"{name}-public-access-block",
+        bucket=bucket.id,
+        block_public_acls=True,
+        block_public_policy=True,
+        ignore_public_acls=True,
+        restrict_public_buckets=True,
+        **kept,
+    )
+    # TLS only. Written after the public access block: S3 may refuse one of two writes to a
+    # bucket's access settings at once ("A conflicting conditional operation").
+    tls_only = aws.s3.BucketPolicy(
+        f"{name}-tls-only",
+        bucket=bucket.id,
+        policy=bucket.bucket.apply(bucket_resource_policy),
+        region=spec.storage.region,
+        opts=scope.opts(retain_on_delete=spec.storage.retain_on_delete, depends_on=[block]),
+    )
     settings = [
-        aws.s3.BucketPublicAccessBlock(
-            f"{name}-public-access-block",
-            bucket=bucket.id,
-            block_public_acls=True,
-            block_public_policy=True,
-            ignore_public_acls=True,
-            restrict_public_buckets=True,
-            **kept,
-        ),
+        block,
+        tls_only,
         aws.s3.BucketOwnershipControls(f"{name}-ownership", bucket=bucket.id, rule={"object_ownership": "BucketOwnerEnforced"}, **kept),
         aws.s3.BucketServerSideEncryptionConfiguration(
             f"{name}-encryption",

@@ -28,16 +28,20 @@ class Cluster:
 
 def build_cluster(scope: Scope, spec: AwsResource, network: Network) -> Cluster:
     role = service_role(scope, spec.name, "cluster", "eks.amazonaws.com", CLUSTER_POLICIES)
+    settings = spec.cluster
     cluster = aws.eks.Cluster(
         f"{spec.name}-eks",
         name=eks_cluster_name(scope.ctx.cloud_name, spec.name),
-        version=".".join(spec.cluster.kubernetes_version.split(".")[:2]),  # EKS takes major.minor
+        version=settings.minor,  # EKS takes major.minor
         role_arn=role.role.arn,
         access_config={"authentication_mode": "API", "bootstrap_cluster_creator_admin_permissions": True},
         vpc_config={
-            "subnet_ids": [s.id for s in network.private_subnets + network.public_subnets],
-            "endpoint_public_access": True,
-            "endpoint_private_access": True,  # nodes reach the API server inside the VPC
+            "subnet_ids": [*network.private_subnet_ids, *network.public_subnet_ids],
+            "endpoint_public_access": settings.endpoint_public_access,
+            # On: nodes reach the API server inside the VPC, whatever the public CIDRs.
+            "endpoint_private_access": settings.endpoint_private_access,
+            # Absent: EKS's default, 0.0.0.0/0 (the policy pack's eks-public-endpoint warns).
+            **({"public_access_cidrs": settings.endpoint_public_access_cidrs} if settings.endpoint_public_access_cidrs else {}),
         },
         opts=scope.guarded(depends_on=list(role.attachments)),
     )

@@ -1,8 +1,9 @@
-"""The VPC: private and public subnets per availability zone, one NAT gateway."""
+"""The VPC: private and public subnets per availability zone, one NAT gateway and an S3
+gateway endpoint; or the existing VPC and subnets named in the spec."""
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pulumi
 import pulumi_aws as aws
@@ -20,12 +21,18 @@ def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:
     return blocks[:zones], blocks[4 : 4 + zones]
 
 
+def s3_service_name(region: str) -> str:
+    """The S3 gateway endpoint service of a region (regions.py: all in the `aws` partition)."""
+    return f"com.amazonaws.{region}.s3"
+
+
 @dataclass(frozen=True)
 class Network:
-    private_subnets: list[aws.ec2.Subnet]
-    public_subnets: list[aws.ec2.Subnet]
+    vpc_id: pulumi.Input[str]
+    private_subnet_ids: list[pulumi.Input[str]]
+    public_subnet_ids: list[pulumi.Input[str]]
     # Nodes need their way out (image pulls, joining the cluster) before they boot.
-    egress: list[pulumi.Resource]
+    egress: list[pulumi.Resource] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,15 @@ class Subnets:
 
 
 def build_network(scope: Scope, spec: AwsResource) -> Network:
+    existing = spec.cluster.subnet_ids
+    if spec.cluster.vpc_id is not None and existing is not None:
+        # Not ours: their route tables, NAT, S3 endpoint and load-balancer subnet tags
+        # are the owner's (README, "EKS networking").
+        return Network(spec.cluster.vpc_id, list(existing.private), list(existing.public))
+    return build_vpc(scope, spec)
+
+
+def build_vpc(scope: Scope, spec: AwsResource) -> Network:
     name, opts = spec.name, scope.opts
     zones = aws.get_availability_zones_output(
         state="available",
@@ -82,4 +98,21 @@ def build_network(scope: Scope, spec: AwsResource) -> Network:
     nat = aws.ec2.NatGateway(f"{name}-nat", allocation_id=eip.id, subnet_id=public[0].id, opts=opts(depends_on=[igw]))
     private_table = aws.ec2.RouteTable(f"{name}-private", vpc_id=vpc.id, routes=[{"cidr_block": "0.0.0.0/0", "nat_gateway_id": nat.id}], opts=opts())
     private, private_associations = subnets.build("private", private_cidrs, private_table, {"kubernetes.io/role/internal-elb": "1"})
-    return Network(private, public, [nat, private_table, *public_associations, *private_associations])
+    # Bucket traffic from the nodes stays on the AWS network instead of going through the
+    # NAT gateway (billed per GB). A gateway endpoint serves buckets of its own region
+    # only: a bucket in another region (storage.region) still goes through the NAT.
+    s3 = aws.ec2.VpcEndpoint(
+        f"{name}-s3-endpoint",
+        vpc_id=vpc.id,
+        service_name=s3_service_name(spec.region),
+        vpc_endpoint_type="Gateway",
+        route_table_ids=[private_table.id],
+        tags={"Name": f"{scope.ctx.cloud_name}-{name}-s3"},
+        opts=opts(),
+    )
+    return Network(
+        vpc.id,
+        [s.id for s in private],
+        [s.id for s in public],
+        [nat, private_table, s3, *public_associations, *private_associations],
+    )

@@ -71,3 +71,23 @@ def bucket_policy(bucket: str) -> str:
             ],
         }
     )
+
+
+def deny_insecure_transport(bucket: str) -> dict[str, object]:
+    """Refuse every request to the bucket and its objects that is not over TLS, whoever
+    sends it (a Deny with Principal * grants nothing, so Block Public Access allows it)."""
+    arn = f"arn:aws:s3:::{bucket}"
+    return {
+        "Sid": "DenyInsecureTransport",
+        "Effect": "Deny",
+        "Principal": "*",
+        "Action": "s3:*",
+        "Resource": [arn, f"{arn}/*"],
+        "Condition": {"Bool": {"aws:SecureTransport": "false"}},
+    }
+
+
+def bucket_resource_policy(bucket: str, *statements: dict[str, object]) -> str:
+    """The bucket's one resource policy (S3 keeps one per bucket: a second BucketPolicy
+    would overwrite the first): the TLS-only deny, then any `statements` of ours."""
+    return json.dumps({"Version": "2012-10-17", "Statement": [deny_insecure_transport(bucket), *statements]})

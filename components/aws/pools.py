@@ -37,7 +37,7 @@ class NodeGroups:
     scope: Scope
     spec: AwsResource
     cluster: aws.eks.Cluster
-    subnets: list[aws.ec2.Subnet]
+    subnet_ids: list[pulumi.Input[str]]
     role: aws.iam.Role
     before: list[pulumi.Resource]
 
@@ -56,7 +56,10 @@ class NodeGroups:
             cluster_name=self.cluster.name,
             node_group_name=name,
             node_role_arn=self.role.arn,
-            subnet_ids=[s.id for s in self.subnets],
+            subnet_ids=self.subnet_ids,
+            # The cluster's version, as EKS reports it: an upgrade of the cluster moves the
+            # groups after it (a group without `version` stays on its old minor).
+            version=self.cluster.version,
             instance_types=[pool.instance_type],
             ami_type=GPU_AMI if gpu else CPU_AMI,
             capacity_type=worker.capacity_type if worker else "ON_DEMAND",
@@ -76,7 +79,7 @@ class NodeGroups:
         )
 
 
-def node_groups(scope: Scope, spec: AwsResource, cluster: aws.eks.Cluster, subnets: list[aws.ec2.Subnet], before: list[pulumi.Resource]) -> NodeGroups:
+def node_groups(scope: Scope, spec: AwsResource, cluster: aws.eks.Cluster, subnet_ids: list[pulumi.Input[str]], before: list[pulumi.Resource]) -> NodeGroups:
     """The node role first: every group waits for its policies, and for `before`."""
     role = service_role(scope, spec.name, "node", "ec2.amazonaws.com", NODE_POLICIES)
-    return NodeGroups(scope, spec, cluster, subnets, role.role, [*before, *role.attachments])
+    return NodeGroups(scope, spec, cluster, subnet_ids, role.role, [*before, *role.attachments])

@@ -5,6 +5,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components import defaults
+from components.aws.access import build_access_entries
 from components.aws.autoscaler import build_autoscaler
 from components.aws.bucket import build_bucket
 from components.aws.cluster import build_cluster, cluster_kubeconfig
@@ -33,8 +34,9 @@ PROXY_SERVICE_ANNOTATIONS = {
 
 
 class EksCluster(pulumi.ComponentResource):
-    """A VPC (public and private subnets, one NAT gateway), EKS with API access entries
-    and IRSA, managed node groups tainted like every worker pool and sized by the Cluster
+    """A VPC (public and private subnets, one NAT gateway, an S3 gateway endpoint) or an
+    existing one, EKS with API access entries and IRSA, managed node groups tainted like
+    every worker pool and sized by the Cluster
     Autoscaler, an S3 bucket with the console's CORS rule, and the operator's IAM role
     trusted by its service account."""
 
@@ -55,7 +57,8 @@ class EksCluster(pulumi.ComponentResource):
         eks = build_cluster(scope, spec, network)
         cluster = eks.cluster
         irsa = Irsa.of(scope, spec.name, cluster)
-        groups = node_groups(scope, spec, cluster, network.private_subnets, [*eks.attachments, *network.egress])
+        build_access_entries(scope, spec, cluster)  # not needed by the registration: not in `ready`
+        groups = node_groups(scope, spec, cluster, network.private_subnet_ids, [*eks.attachments, *network.egress])
         system_pool = groups.build(SYSTEM_POOL, spec.cluster.system_pool)
         pools = [groups.build(pool.name, pool) for pool in spec.cluster.node_pools]
         bucket = build_bucket(scope, spec)
@@ -89,5 +92,11 @@ class EksCluster(pulumi.ComponentResource):
             ready=[cluster, irsa.oidc, system_pool, *pools, *bucket.resources, role, policy],
         )
         self.register_outputs(
-            {"cluster_name": cluster.name, "bucket_uri": bucket.uri, "role_arn": role.arn, "kubeconfig": kubeconfig}
+            {
+                "cluster_name": cluster.name,
+                "vpc_id": network.vpc_id,
+                "bucket_uri": bucket.uri,
+                "role_arn": role.arn,
+                "kubeconfig": kubeconfig,
+            }
         )
