@@ -20,7 +20,7 @@ from pulumi_policy import (
     StackValidationPolicy,
 )
 
-from rules import aws_iam, clusters, gcp_iam, identity, platform, registration, secrets, stack, storage
+from rules import aks, aws_iam, clusters, gcp_iam, identity, platform, registration, secrets, stack, storage
 from rules.options import PlanResourceOptions, offline_option
 from rules.registry import REGISTRY, registry_problems
 from rules.values import MISSING, get, type_is
@@ -563,4 +563,5 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
         ADVISORY,
         check_retain_on_delete,
     ),
+    *aks.POLICIES,
 ]

@@ -100,7 +100,13 @@ def test_every_policy_has_a_name_description_and_level():
         assert policy.description.endswith("."), policy.name
         assert policy.enforcement_level in (EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY), policy.name
     advisory = {p.name for p in PACK.ALL_POLICIES if p.enforcement_level is EnforcementLevel.ADVISORY}
-    assert advisory == {"aks-local-accounts", "aks-sku-tier", "storage-retain-on-delete"}
+    assert advisory == {
+        "aks-local-accounts",
+        "aks-sku-tier",
+        "storage-retain-on-delete",
+        "aks-public-api-server",
+        "aks-network-policy",
+    }
 
 
 def test_config_defaults_are_what_the_checks_use():
