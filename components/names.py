@@ -61,6 +61,10 @@ RULES = {
         "1-54 letters, digits and '-', starting and ending with a letter or digit",
     ),
     "aks_pool": Rule("AKS node pool name", 1, 12, r"[a-z][a-z0-9]*", "at most 12 lowercase letters and digits, starting with a letter"),
+    "azure_vnet": Rule(
+        "virtual network name", 2, 64, r"[a-zA-Z0-9]([-._a-zA-Z0-9]*[_a-zA-Z0-9])?",
+        "2-64 letters, digits, '-', '.' and '_', starting with a letter or digit, ending with a letter, digit or '_'",
+    ),
     "azure_identity": Rule(
         "managed identity name", 3, 128, r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
         "3-128 letters, digits, '-' and '_', starting with a letter or digit",
@@ -123,6 +127,11 @@ def aks_cluster_name(cloud: str, resource: str) -> str:
 
 def aks_dns_prefix(cloud: str, resource: str) -> str:
     return f"{cloud}-{resource}".replace("_", "-")[:54].strip("-")
+
+
+def azure_vnet_name(cloud: str, resource: str) -> str:
+    """The VNet the program creates for an AKS cluster's nodes (cluster.network without existingSubnetId)."""
+    return f"vnet-{cloud}-{resource}"[:64].rstrip("-.")
 
 
 def azure_identity_name(cloud: str, resource: str) -> str:
@@ -232,6 +241,9 @@ def uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
             name("aks_cluster", aks_cluster_name(cloud, res.name), at, ("aks-cluster", group), ci=True)
             name("aks_dns_prefix", aks_dns_prefix(cloud, res.name), at)
             name("azure_identity", azure_identity_name(cloud, res.name), at, ("identity", group), ci=True)
+            network = getattr(res.cluster, "network", None)
+            if network is not None and network.created:
+                name("azure_vnet", azure_vnet_name(cloud, res.name), at, ("vnet", group), ci=True)
             if res.storage.bucket is None:
                 name("storage_account", storage_account_name(cloud, res.name, "0" * STORAGE_ACCOUNT_SUFFIX), at)
             for pool, loc in pool_locs:

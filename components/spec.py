@@ -361,15 +361,209 @@ def _check_shape(pool: NodePoolSpec, shape: ShapeSpec) -> list[tuple[tuple[str, 
     return []
 
 
+# --- AKS access and networks (issues #14, #18) ------------------------------------------
+
+GUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+# The ARM ID of a subnet; ARM treats the fixed segments' case as insignificant.
+AKS_SUBNET_ID_RE = re.compile(
+    r"/subscriptions/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"/resourceGroups/[-\w._()]{0,89}[-\w_()]"
+    r"/providers/Microsoft\.Network/virtualNetworks/[A-Za-z0-9][-\w.]{0,62}[\w]"
+    r"/subnets/[A-Za-z0-9]([-\w.]{0,78}[\w])?",
+    re.IGNORECASE,
+)
+SUBNET_ID_FORM = "/subscriptions/<subscription GUID>/resourceGroups/<rg>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
+# kubelogin login modes that need no person at a browser (platform.md 9.4).
+KUBELOGIN_MODES = ("azurecli", "workloadidentity", "spn")
+# What each data plane can enforce (AKS: Cilium policies need the Cilium data plane, and
+# the Cilium data plane enforces only its own).
+NETWORK_POLICIES = {"azure": ("azure", "calico"), "cilium": ("cilium",)}
+
+
+def ipv4_network(value: str, example: str) -> str:
+    try:
+        ipaddress.IPv4Network(value, strict=True)
+    except ValueError as error:
+        raise fail("cidr", "'{v}' is not an IPv4 network ({e}); e.g. {x}", v=value, e=str(error), x=example) from None
+    return value
+
+
+class ApiServerSpec(Strict):
+    """Who can reach the cluster's API server."""
+
+    # Private: the API server has a private IP in the node network; whatever runs
+    # `pulumi up` (and kubectl) must then be inside or peered to that network.
+    private: bool = False
+    # Public API server: only these source ranges (the program's own runner included).
+    authorized_ip_ranges: list[str] = Field(default_factory=list, max_length=200)
+
+    @field_validator("authorized_ip_ranges")
+    @classmethod
+    def _ranges(cls, ranges: list[str]) -> list[str]:
+        for value in ranges:
+            ipv4_network(value, "203.0.113.0/24 or 203.0.113.7/32")
+        return ranges
+
+    @model_validator(mode="after")
+    def _private_or_ranges(self) -> ApiServerSpec:
+        if self.private and self.authorized_ip_ranges:
+            raise fail(
+                "apiServer",
+                "authorizedIpRanges apply to a public API server only (AKS rejects them on a private cluster): "
+                "remove them, or set private: false",
+            )
+        return self
+
+
+class AksNetworkSpec(Strict):
+    """The nodes' network: a VNet the program creates, or a subnet that exists already.
+    Pods use Azure CNI overlay addresses (podCidr), never the subnet's."""
+
+    address_space: str | None = None  # created VNet (default 10.224.0.0/12 when no existingSubnetId)
+    node_subnet: str | None = None  # inside addressSpace (default 10.224.0.0/16)
+    existing_subnet_id: str | None = None
+    pod_cidr: str = "10.244.0.0/16"
+    service_cidr: str = "10.0.0.0/16"
+    dns_service_ip: str = "10.0.0.10"
+    dataplane: Literal["azure", "cilium"] = "azure"
+    network_policy: str | None = Field(None, validate_default=True)
+
+    @field_validator("address_space", "node_subnet", "pod_cidr", "service_cidr")
+    @classmethod
+    def _cidr(cls, value: str | None) -> str | None:
+        return None if value is None else ipv4_network(value, "10.224.0.0/16")
+
+    @field_validator("existing_subnet_id")
+    @classmethod
+    def _subnet_id(cls, value: str | None) -> str | None:
+        if value is not None and not AKS_SUBNET_ID_RE.fullmatch(value):
+            raise fail("subnet", "'{v}' is not a subnet's ARM ID: use the form {f}", v=value, f=SUBNET_ID_FORM)
+        return value
+
+    @field_validator("dns_service_ip")
+    @classmethod
+    def _dns_ip(cls, value: str) -> str:
+        try:
+            ipaddress.IPv4Address(value)
+        except ValueError:
+            raise fail("ip", "'{v}' is not an IPv4 address; e.g. 10.0.0.10", v=value) from None
+        return value
+
+    @field_validator("network_policy")
+    @classmethod
+    def _policy(cls, value: str | None, info: ValidationInfo) -> str | None:
+        dataplane = info.data.get("dataplane")
+        if dataplane is None:
+            return value  # reported on dataplane
+        supported = NETWORK_POLICIES[dataplane]
+        if value is None:
+            return supported[0]
+        if value not in supported:
+            raise fail(
+                "networkPolicy",
+                "'{v}' is not a network policy engine the {d} data plane runs: use {s}",
+                v=value,
+                d=dataplane,
+                s=" or ".join(supported) + (" (or dataplane: cilium for cilium)" if dataplane == "azure" else ""),
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _ranges(self) -> AksNetworkSpec:
+        existing = self.existing_subnet_id is not None
+        if existing and (self.address_space or self.node_subnet):
+            raise fail(
+                "network",
+                "give either existingSubnetId or addressSpace/nodeSubnet (a VNet the program creates), not both",
+            )
+        if not existing:
+            self.address_space = self.address_space or "10.224.0.0/12"
+            self.node_subnet = self.node_subnet or "10.224.0.0/16"
+        ranges = [("podCidr", self.pod_cidr), ("serviceCidr", self.service_cidr)]
+        if not existing:
+            vnet, subnet = ipaddress.IPv4Network(self.address_space), ipaddress.IPv4Network(self.node_subnet)
+            if not subnet.subnet_of(vnet):
+                raise fail("network", "nodeSubnet {s} is not inside addressSpace {v}", s=self.node_subnet, v=self.address_space)
+            ranges.append(("addressSpace", self.address_space))
+        for i, (name, value) in enumerate(ranges):
+            for other, other_value in ranges[i + 1 :]:
+                if ipaddress.IPv4Network(value).overlaps(ipaddress.IPv4Network(other_value)):
+                    raise fail(
+                        "network",
+                        "{a} {x} overlaps {b} {y}: pod, service and node (VNet) ranges must not overlap; pick disjoint ranges",
+                        a=name, x=value, b=other, y=other_value,
+                    )
+        service, dns = ipaddress.IPv4Network(self.service_cidr), ipaddress.IPv4Address(self.dns_service_ip)
+        if dns not in service:
+            raise fail("network", "dnsServiceIp {d} is not inside serviceCidr {s}", d=self.dns_service_ip, s=self.service_cidr)
+        if dns in (service.network_address, service.network_address + 1, service.broadcast_address):
+            raise fail(
+                "network",
+                "dnsServiceIp {d} is a reserved address of serviceCidr {s} (its network, first or broadcast address; "
+                "the first goes to the `kubernetes` service): use e.g. {e}",
+                d=self.dns_service_ip, s=self.service_cidr, e=str(service.network_address + 10),
+            )
+        return self
+
+    @property
+    def created(self) -> bool:
+        return self.existing_subnet_id is None
+
+
 class AksClusterSpec(ClusterSpec):
     provider: ClassVar[str] = "Azure"
     system_pool: SystemPoolSpec = Field(
         default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["Azure"])
     )
     node_pools: list[AksNodePool] = Field(default_factory=lambda: default_pools("Azure", AksNodePool))
-    # Local accounts give a static admin credential; off is safer but needs Entra RBAC set up.
+    # Local accounts give a static admin credential; off means Entra ID only (managed Entra
+    # integration with Azure RBAC, and admin groups: platform.md 9.4).
     disable_local_accounts: bool = False
+    # Entra ID groups whose members are cluster admins (object IDs); required without local accounts.
+    admin_group_object_ids: list[str] = Field(default_factory=list, max_length=10)
+    # How the Entra ID kubeconfig's kubelogin gets a token: never interactively (CI has no browser).
+    kubelogin_mode: str = "azurecli"
     sku_tier: Literal["Free", "Standard", "Premium"] = "Standard"
+    # The nodes' network; without it AKS manages one (Azure CNI overlay, no network policy).
+    network: AksNetworkSpec | None = None
+    api_server: ApiServerSpec | None = None
+
+    @field_validator("admin_group_object_ids")
+    @classmethod
+    def _admin_groups(cls, groups: list[str]) -> list[str]:
+        bad = [g for g in groups if not GUID_RE.fullmatch(g)]
+        if bad:
+            raise fail(
+                "guid",
+                "must be Entra ID group object IDs (GUIDs like 00000000-0000-0000-0000-000000000000), not {b}",
+                b=", ".join(repr(g) for g in bad),
+            )
+        return groups
+
+    @model_validator(mode="after")
+    def _entra_admins(self) -> AksClusterSpec:
+        if self.disable_local_accounts and not self.admin_group_object_ids:
+            raise fail(
+                "entra",
+                "adminGroupObjectIds is required with disableLocalAccounts: true: without local accounts only Entra ID "
+                "admins reach the cluster; list the object IDs of the Entra ID groups to make cluster admins "
+                "(`az ad group show --group <name> --query id`), or set disableLocalAccounts: false",
+            )
+        return self
+
+    @field_validator("kubelogin_mode")
+    @classmethod
+    def _kubelogin_mode(cls, value: str, info: ValidationInfo) -> str:
+        if value not in KUBELOGIN_MODES:
+            why = " waits for a person at a browser, which hangs a CI `pulumi up`;" if value in ("devicecode", "interactive") else ""
+            raise fail("kubelogin", "'{v}'{w} use one of {m}", v=value, w=why or " is not a non-interactive kubelogin login mode:", m=", ".join(KUBELOGIN_MODES))
+        if not info.data.get("disable_local_accounts"):
+            raise fail(
+                "kubelogin",
+                "has no effect while local accounts are enabled (the kubeconfig is the cluster's admin credential): "
+                "remove it, or set disableLocalAccounts: true",
+            )
+        return value
 
 
 # --- EKS: access, API endpoint, network ---------------------------------------------------
@@ -382,7 +576,7 @@ STS_SESSION_RE = re.compile(r"^arn:aws:sts::[0-9]{12}:assumed-role/([\w+=,.@-]+)
 NAMESPACE_RE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 # EC2 IDs: 8 hex digits (older resources) or 17 (current).
 VPC_ID_RE = re.compile(r"^vpc-([0-9a-f]{8}|[0-9a-f]{17})$")
-SUBNET_ID_RE = re.compile(r"^subnet-([0-9a-f]{8}|[0-9a-f]{17})$")
+EKS_SUBNET_ID_RE = re.compile(r"^subnet-([0-9a-f]{8}|[0-9a-f]{17})$")
 
 
 class AccessEntrySpec(Strict):
@@ -442,7 +636,7 @@ class EksSubnetIds(Strict):
     @field_validator("public", "private")
     @classmethod
     def _ids(cls, value: list[str]) -> list[str]:
-        wrong = [v for v in value if not SUBNET_ID_RE.fullmatch(v)]
+        wrong = [v for v in value if not EKS_SUBNET_ID_RE.fullmatch(v)]
         if wrong:
             raise fail(
                 "subnet",

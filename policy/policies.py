@@ -20,7 +20,7 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-from rules import aws_iam, clusters, gcp_iam, identity, platform, registration, secrets, stack, storage
+from rules import aks, aws_iam, clusters, gcp_iam, identity, platform, registration, secrets, stack, storage
 from rules.eks import EKS_POLICIES
 from rules.options import PlanResourceOptions, offline_option
 from rules.registry import REGISTRY, registry_problems
@@ -565,4 +565,5 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
         check_retain_on_delete,
     ),
     *EKS_POLICIES,
+    *aks.POLICIES,
 ]

@@ -160,9 +160,55 @@ def _kubeconfig(args: dict[str, Any]) -> dict[str, Any]:
     return {"kubeconfigs": [{"name": "clusterAdmin", "value": value}]}
 
 
+def _exec_kubeconfig(args: dict[str, Any]) -> dict[str, Any]:
+    """The user credential with format=exec: AKS answers a kubelogin kubeconfig that logs in
+    with `devicecode`; the program rewrites it, so the mock answers the real shape."""
+    if args.get("format") != "exec":
+        return _kubeconfig(args)
+    cluster = str(args.get("resourceName", "cluster"))
+    user = f"clusterUser_{args.get('resourceGroupName', 'rg')}_{cluster}"
+    text = f"""apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority-data: {placeholder(cluster, "caData")}
+    server: https://{placeholder(cluster, "fqdn")}:443
+  name: {cluster}
+contexts:
+- context:
+    cluster: {cluster}
+    user: {user}
+  name: {cluster}
+current-context: {cluster}
+kind: Config
+preferences: {{}}
+users:
+- name: {user}
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      args:
+      - get-token
+      - --environment
+      - AzurePublicCloud
+      - --server-id
+      - 6dae42f8-4368-4678-94ff-3960e28e3630
+      - --client-id
+      - 80faf920-1908-4b52-b5ef-a8e7bedfc67a
+      - --tenant-id
+      - {placeholder("azure", "tenantId")}
+      - --login
+      - devicecode
+      command: kubelogin
+      env: null
+      installHint: kubelogin is not installed
+      provideClusterInfo: false
+"""
+    return {"kubeconfigs": [{"name": "clusterUser", "value": base64.b64encode(text.encode()).decode()}]}
+
+
 INVOKES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "azure-native:containerservice:listManagedClusterAdminCredentials": _kubeconfig,
-    "azure-native:containerservice:listManagedClusterUserCredentials": _kubeconfig,
+    "azure-native:containerservice:listManagedClusterUserCredentials": _exec_kubeconfig,
     "azure-native:authorization:getClientConfig": lambda args: {
         "clientId": placeholder("azure", "clientId"),
         "objectId": placeholder("azure", "objectId"),

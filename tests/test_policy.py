@@ -101,7 +101,15 @@ def test_every_policy_has_a_name_description_and_level():
         assert policy.description.endswith("."), policy.name
         assert policy.enforcement_level in (EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY), policy.name
     advisory = {p.name for p in PACK.ALL_POLICIES if p.enforcement_level is EnforcementLevel.ADVISORY}
-    assert advisory == {"aks-local-accounts", "aks-sku-tier", "storage-retain-on-delete", "eks-public-endpoint", "eks-access-entries"}
+    assert advisory == {
+        "aks-local-accounts",
+        "aks-sku-tier",
+        "storage-retain-on-delete",
+        "aks-public-api-server",
+        "aks-network-policy",
+        "eks-public-endpoint",
+        "eks-access-entries",
+    }
 
 
 def test_config_defaults_are_what_the_checks_use():
@@ -1109,6 +1117,7 @@ PLANTED = [
     ("identity-gcp-project-roles", True, "gcp-usc1-operator-storage-objects", _retype("gcp:projects/iAMMember:IAMMember", {"project": "my-gcp-project", "role": "roles/owner", "member": "serviceAccount:${gcp-usc1-operator-sa.email}"}), "gcp-usc1-operator-storage-objects", "on the whole project"),
     ("identity-gcp-workload-identity", True, "gcp-usc1-operator-workload-identity", _set(("inputs", "member"), "serviceAccount:my-gcp-project.svc.id.goog[default/default]"), "gcp-usc1-operator-workload-identity", "[anyscale-operator/anyscale-operator]"),
     ("aks-rbac", False, "default-aks", _set(("inputs", "enableRBAC"), False), "default-aks", "enable_rbac=True"),
+    ("aks-entra-only-access", False, "default-aks", _set(("inputs", "disableLocalAccounts"), True), "default-aks", "aadProfile.managed"),
     ("identity-federated-subject", False, "default-operator-federation", _set(("inputs", "subject"), "system:serviceaccount:default:default"), "default-operator-federation", "system:serviceaccount:anyscale-operator:anyscale-operator"),
     ("operator-iam-identity", False, "default-operator-extension", _drop(("inputs", "configurationSettings", "global.auth.iamIdentity")), "default-operator-extension", "client ID"),
     ("operator-iam-identity", True, "gcp-usc1-anyscale-operator", _drop(("inputs", "values", "global", "auth", "iamIdentity")), "gcp-usc1-anyscale-operator", "service account email"),
@@ -1336,7 +1345,7 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     # The simulation holds: the project's packages cannot be imported there.
     assert found["importable"] == {"components": False, "preflight": False, "policy": False}
     assert found["pack"] == "anyscale-cloud"
-    assert len(found["policies"]) == len(POLICIES) == 31
+    assert len(found["policies"]) == len(POLICIES) == 34
     assert {"registration-properties", "console-cors", "operator-chart-keys"} <= set(found["policies"])
     outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
     assert outside == []

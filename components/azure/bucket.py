@@ -3,6 +3,7 @@ or the existing bucket named in the spec."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pulumi
 import pulumi_random as random
@@ -10,6 +11,7 @@ from pulumi_azure_native import storage
 
 from components import defaults
 from components.azure.identity import Grants
+from components.azure.network import NodeNetwork
 from components.names import STORAGE_ACCOUNT_SUFFIX, storage_account_name
 from components.spec import AzureResource
 
@@ -23,7 +25,7 @@ class Bucket:
     resources: list[pulumi.Resource] = field(default_factory=list)  # what the registration waits for
 
 
-def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str]) -> Bucket:
+def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str], nodes: NodeNetwork | None = None) -> Bucket:
     if spec.storage.bucket is not None:
         # Existing bucket: its CORS rule and data-plane role are the owner's to set.
         return Bucket(pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.endpoint or ""))
@@ -45,6 +47,7 @@ def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str
         allow_blob_public_access=False,
         allow_shared_key_access=False,
         default_to_o_auth_authentication=True,
+        **network_rules(spec, nodes),
         tags=ctx.tags,
         opts=kept,
     )
@@ -81,3 +84,19 @@ def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str
         endpoint=account.primary_endpoints.apply(lambda e: e.blob.rstrip("/")),
         resources=[account, container, cors, data_access],
     )
+
+
+def network_rules(spec: AzureResource, nodes: NodeNetwork | None) -> dict[str, Any]:
+    """Admit the node subnet the program created (it carries the Microsoft.Storage service
+    endpoint, which covers accounts in the VNet's region). The default action stays Allow:
+    the console reads the bucket from each user's browser, from addresses no rule can list
+    (README: "Networks"). An existing subnet's endpoints are its owner's: no rule."""
+    if nodes is None or not nodes.created or spec.storage.region != spec.region:
+        return {}
+    return {
+        "network_rule_set": {
+            "default_action": "Allow",
+            "bypass": "AzureServices",
+            "virtual_network_rules": [{"virtual_network_resource_id": nodes.subnet_id, "action": "Allow"}],
+        }
+    }

@@ -1,8 +1,10 @@
 """AKS worker pools: one AgentPool per spec pool, tainted and labelled for Anyscale."""
 from __future__ import annotations
 
+import pulumi
 from pulumi_azure_native import containerservice
 
+from components.azure.network import NodeNetwork
 from components.names import pool_logical_name
 from components.nodepools import pool_labels, pool_taints
 from components.scope import Scope
@@ -13,7 +15,9 @@ SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
 REPLACED_ON = ["vmSize", "scaleSetPriority", "scaleSetEvictionPolicy", "osType"]
 
 
-def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster, pool: AksNodePool) -> containerservice.AgentPool:
+def build_pool(
+    scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster, pool: AksNodePool, subnet: pulumi.Output[str] | None = None
+) -> containerservice.AgentPool:
     taints = [str(t) for t in pool_taints(pool)]
     spot = pool.capacity_type == "SPOT"
     if spot:
@@ -34,6 +38,8 @@ def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.Mana
         node_taints=taints,
         node_labels=pool_labels(pool, "Azure"),
         **({"os_disk_size_gb": pool.disk_size_gb} if pool.disk_size_gb else {}),
+        # Every pool of a cluster with its own network joins the system pool's subnet.
+        **({"vnet_subnet_id": subnet} if subnet is not None else {}),
         **({"scale_set_priority": "Spot", "scale_set_eviction_policy": "Delete", "spot_max_price": -1} if spot else {}),
         # The pool's name is fixed, and AKS cannot change a pool's VM size or priority:
         # such a change is a new pool, created after the old one is gone. The autoscaler
@@ -44,5 +50,8 @@ def build_pool(scope: Scope, spec: AzureResource, cluster: containerservice.Mana
     )
 
 
-def build_pools(scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster) -> list[containerservice.AgentPool]:
-    return [build_pool(scope, spec, cluster, pool) for pool in spec.cluster.node_pools]
+def build_pools(
+    scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster, nodes: NodeNetwork | None = None
+) -> list[containerservice.AgentPool]:
+    subnet = nodes.subnet_id if nodes else None
+    return [build_pool(scope, spec, cluster, pool, subnet) for pool in spec.cluster.node_pools]

@@ -7,6 +7,7 @@ from components import defaults
 from components.azure.bucket import build_bucket
 from components.azure.cluster import build_cluster, cluster_kubeconfig
 from components.azure.identity import Grants, build_identity, registry_grants
+from components.azure.network import build_network, network_grants
 from components.azure.pools import build_pools
 from components.kube import kubernetes_provider
 from components.operator_shapes import instance_type_settings
@@ -26,13 +27,15 @@ class AksCluster(pulumi.ComponentResource):
         super().__init__("anyscale-cloud:azure:AksTarget", spec.name, None, opts)
         scope = Scope(ctx, self, ctx.azure_provider)
         grants = Grants.of(scope)
-        cluster = build_cluster(scope, spec)
-        pools = build_pools(scope, spec, cluster)
+        nodes = build_network(grants, spec)
+        cluster = build_cluster(scope, spec, nodes)
+        network = [*(nodes.resources if nodes else []), *network_grants(grants, spec, nodes, cluster)]
+        pools = build_pools(scope, spec, cluster, nodes)
         kubeconfig = cluster_kubeconfig(scope, spec, cluster)
         operator = build_identity(scope, spec, cluster)
         principal_id = operator.identity.principal_id
         registry = registry_grants(grants, spec, cluster, principal_id)
-        bucket = build_bucket(grants, spec, principal_id)
+        bucket = build_bucket(grants, spec, principal_id, nodes)
         self.target = Target(
             provider="Azure",
             region=spec.region,
@@ -47,7 +50,7 @@ class AksCluster(pulumi.ComponentResource):
             operator_settings={"global.auth.audience": defaults.OPERATOR_AUDIENCE, **instance_type_settings("Azure", spec.cluster.node_pools)},
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             operator_extension=OperatorExtension(cluster.name, ctx.resource_group_name, ctx.azure_provider),
-            ready=[cluster, *pools, operator.identity, operator.federation, *registry, *bucket.resources],
+            ready=[cluster, *network, *pools, operator.identity, operator.federation, *registry, *bucket.resources],
         )
         self.register_outputs(
             {

@@ -68,6 +68,7 @@ AZURE_ROLES: dict[str, str] = {
     "7f951dda-4ed3-4680-a7ca-43fe172d538d": "AcrPull",
     "8311e382-0749-4cb8-b61a-304f252e45ec": "AcrPush",
     "fb382eab-e894-4461-af04-94435c366c3f": "Container Registry Tasks Contributor",
+    "4d97b98b-1d4f-4787-a291-c67834d212e7": "Network Contributor",
 }
 # Roles no identity of ours needs: they grant everything, the right to grant roles, or the
 # storage account's keys (Storage Account Contributor: full data access through shared keys).

@@ -1,0 +1,102 @@
+"""AKS access and networks (issues #14, #18): who can reach the API server, whether pod
+traffic is policed, and whether an Entra-only cluster is reachable at all.
+
+Plain checks over a ManagedCluster's properties, and the pack's policies for them
+(registered in policies.py with `*aks.POLICIES`)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy
+from rules.clusters import MANAGED_CLUSTER
+from rules.values import MISSING, UNKNOWN, get, is_list, type_is
+
+NO_POLICY = ("none", "")
+
+
+def public_api_problems(props: Any) -> list[str]:
+    """A public API server open to the whole internet (advisory: Entra ID or a certificate
+    still guards it, but every credential leak is then usable from anywhere)."""
+    private = get(props, "apiServerAccessProfile", "enablePrivateCluster")
+    ranges = get(props, "apiServerAccessProfile", "authorizedIPRanges")
+    if private is True or private is UNKNOWN or ranges is UNKNOWN:
+        return []
+    if is_list(ranges) and len(ranges) > 0:
+        return []
+    return [
+        "the API server is public with no authorized IP ranges: anyone on the internet can reach it; set "
+        "cluster.apiServer.authorizedIpRanges (include where `pulumi up` runs) or cluster.apiServer.private: true"
+    ]
+
+
+def network_policy_problems(props: Any) -> list[str]:
+    """No network policy engine: Kubernetes NetworkPolicy objects are accepted and ignored."""
+    policy = get(props, "networkProfile", "networkPolicy")
+    if policy is UNKNOWN:
+        return []
+    if policy is MISSING or policy in NO_POLICY:
+        return [
+            "the cluster has no network policy engine: NetworkPolicy objects are accepted but not enforced, and every "
+            "pod can reach every other; set cluster.network.networkPolicy (azure, calico or cilium; it needs "
+            "cluster.network and is fixed at creation)"
+        ]
+    return []
+
+
+def entra_only_problems(props: Any) -> list[str]:
+    """Local accounts off without managed Entra ID integration: AKS refuses it, and without
+    admin groups nobody could use the cluster."""
+    if get(props, "disableLocalAccounts") is not True:
+        return []
+    aad = get(props, "aadProfile")
+    if aad is UNKNOWN:
+        return []
+    managed = get(props, "aadProfile", "managed")
+    groups = get(props, "aadProfile", "adminGroupObjectIDs")
+    problems = []
+    if managed is not True and managed is not UNKNOWN:
+        problems.append(
+            "local accounts are disabled without managed Entra ID integration (aadProfile.managed): AKS rejects the "
+            "cluster; set cluster.adminGroupObjectIds in the stack"
+        )
+    elif groups is not UNKNOWN and not (is_list(groups) and len(groups) > 0):
+        problems.append(
+            "local accounts are disabled and no Entra ID admin group is set (aadProfile.adminGroupObjectIDs): nobody "
+            "is a cluster admin; set cluster.adminGroupObjectIds in the stack"
+        )
+    return problems
+
+
+def _on_clusters(check: Callable[[Any], list[str]]) -> Callable[[ResourceValidationArgs, ReportViolation], None]:
+    def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
+        if type_is(args.resource_type, MANAGED_CLUSTER):
+            for message in check(args.props):
+                report(message, None)
+
+    return validate
+
+
+POLICIES = [
+    ResourceValidationPolicy(
+        name="aks-public-api-server",
+        description="AKS API servers are private or restricted to authorized IP ranges. Advisory: Entra ID or the "
+        "cluster certificate still guards a public one.",
+        validate=_on_clusters(public_api_problems),
+        enforcement_level=EnforcementLevel.ADVISORY,
+    ),
+    ResourceValidationPolicy(
+        name="aks-network-policy",
+        description="AKS clusters run a network policy engine (azure, calico or cilium). Advisory: without one, "
+        "NetworkPolicy objects are ignored.",
+        validate=_on_clusters(network_policy_problems),
+        enforcement_level=EnforcementLevel.ADVISORY,
+    ),
+    ResourceValidationPolicy(
+        name="aks-entra-only-access",
+        description="AKS clusters without local accounts have managed Entra ID integration with admin groups "
+        "(otherwise AKS rejects them or nobody can administer them).",
+        validate=_on_clusters(entra_only_problems),
+        enforcement_level=EnforcementLevel.MANDATORY,
+    ),
+]
