@@ -51,9 +51,10 @@ def take_over_crd(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransfor
     """Each CRD the component applies: force the server-side apply (Helm created these
     CRDs on earlier installs and owns their fields), and keep it on delete, as Helm does:
     deleting a CRD deletes every object of its kind."""
-    if args.type_ != CRD_TYPE or not isinstance(args.props.get("metadata"), dict):
+    current = args.props.get("metadata")
+    if args.type_ != CRD_TYPE or not isinstance(current, dict):
         return None
-    metadata = dict(args.props["metadata"])
+    metadata: dict[str, Any] = dict(current)
     metadata["annotations"] = {**(metadata.get("annotations") or {}), "pulumi.com/patchForce": "true"}
     opts = pulumi.ResourceOptions.merge(args.opts, pulumi.ResourceOptions(retain_on_delete=True))
     return pulumi.ResourceTransformResult({**args.props, "metadata": metadata}, opts)

@@ -19,6 +19,7 @@ Reserve (what a node keeps for itself, so the pod shape fits its allocatable):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -95,7 +96,7 @@ def pool_shape(provider: str, pool: NodePoolSpec) -> Shape:
     return Shape(name, cpu, memory_gib, gpus, accelerator, selector, tolerations)
 
 
-def pool_shapes(provider: str, pools: list[NodePoolSpec]) -> list[Shape]:
+def pool_shapes(provider: str, pools: Sequence[NodePoolSpec]) -> list[Shape]:
     """One shape per distinct pool shape (on-demand and spot pools of one instance type
     share it: the chart's market-type patches pick the pool)."""
     shapes: dict[str, Shape] = {}
@@ -130,7 +131,7 @@ def flatten(prefix: str, value: Any) -> dict[str, Any]:
     return {prefix: value}
 
 
-def instance_type_settings(provider: str, pools: list[NodePoolSpec]) -> dict[str, Any]:
+def instance_type_settings(provider: str, pools: Sequence[NodePoolSpec]) -> dict[str, Any]:
     """The operator settings (flat chart keys) for the pools' instance types."""
     settings: dict[str, Any] = {}
     for shape in pool_shapes(provider, pools):

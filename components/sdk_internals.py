@@ -16,7 +16,7 @@ def kubernetes_plugin_version() -> str:
     """The pulumi-kubernetes plugin version the SDK's own resources request. A raw
     `pulumi.CustomResource` of a Kubernetes type needs it too, or the engine may pick
     another plugin version than the typed resources next to it use."""
-    return k8s._utilities.get_version()
+    return str(k8s._utilities.get_version())
 
 
 def unknown() -> pulumi.Output[Any]:

@@ -479,7 +479,7 @@ class AksNetworkSpec(Strict):
         if not existing:
             self.address_space = self.address_space or "10.224.0.0/12"
             self.node_subnet = self.node_subnet or "10.224.0.0/16"
-        ranges = [("podCidr", self.pod_cidr), ("serviceCidr", self.service_cidr)]
+        ranges: list[tuple[str, str | None]] = [("podCidr", self.pod_cidr), ("serviceCidr", self.service_cidr)]
         if not existing:
             vnet, subnet = ipaddress.IPv4Network(self.address_space), ipaddress.IPv4Network(self.node_subnet)
             if not subnet.subnet_of(vnet):

@@ -326,8 +326,8 @@ def render_scheduling(plan: dict[str, Any], width: int = 100) -> str:
         for pool in view.pools:
             if pool.room is None:
                 lines.append(f"    ? {pool.name}: {pool.instance_type} is not in components/instance_types.py; fit not checked")
-        for pool in view.untargeted_gpu_pools:
-            lines.append(f"    ! GPU pool {pool} is targeted by no instance type: it never scales up")
+        for untargeted in view.untargeted_gpu_pools:
+            lines.append(f"    ! GPU pool {untargeted} is targeted by no instance type: it never scales up")
         for name in view.unplaced:
             lines.append(f"    ! {name} fits on no pool: its pods would stay Pending")
     return "\n".join(line if len(line) <= width else line[: width - 3] + "..." for line in lines)

@@ -22,7 +22,7 @@ def _issuer(identities: Sequence[aws.eks.outputs.ClusterIdentity]) -> str:
     issuer = oidcs[0].issuer if oidcs else None
     if not issuer:
         raise ValueError("EKS reported no OIDC issuer for the cluster")
-    return issuer
+    return str(issuer)
 
 
 @dataclass(frozen=True)

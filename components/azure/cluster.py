@@ -125,7 +125,7 @@ def noninteractive_kubeconfig(text: str, mode: str) -> str:
         raise ValueError("the cluster's user kubeconfig (format=exec) has no kubelogin exec user: cannot make it non-interactive")
     for entry in kubelogin:
         entry["args"] = kubelogin_args(entry.get("args") or [], mode)
-    return yaml.safe_dump(config, sort_keys=False)
+    return str(yaml.safe_dump(config, sort_keys=False))
 
 
 def kubelogin_args(args: list[str], mode: str) -> list[str]:

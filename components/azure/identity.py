@@ -71,7 +71,7 @@ def _kubelet_object_id(profile: Mapping[str, containerservice.outputs.UserAssign
     kubelet = (profile or {}).get("kubeletidentity")
     if kubelet is None or not kubelet.object_id:
         raise ValueError("AKS reported no kubelet identity for the cluster")
-    return kubelet.object_id
+    return str(kubelet.object_id)
 
 
 def registry_grants(
