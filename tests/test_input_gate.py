@@ -130,3 +130,16 @@ def test_values_that_are_not_json_are_refused(text: str, message: str) -> None:
 def test_unquoted_dates_stay_strings() -> None:
     # The engine gets config as JSON: a YAML date would not serialize.
     assert inputs.load_yaml("created: 2024-01-01\n", "t") == {"created": "2024-01-01"}
+
+
+def test_commands_exit_cleanly_without_stderr_noise() -> None:
+    # "Exception ignored in BaseEventLoop.__del__ ... Invalid file descriptor" was seen about
+    # one run in ten; each command must leave stderr empty when it succeeds.
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    for argv in (["validate", "stacks/Pulumi.dev.yaml"], ["plan", "--stack", "dev", "--quiet"], ["plan", "--stack", "dev", "--quiet", "--first-preview"]):
+        result = subprocess.run([sys.executable, "-m", "preflight", *argv], cwd=root, capture_output=True, text=True, timeout=300, check=False)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == "", result.stderr
