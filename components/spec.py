@@ -992,6 +992,24 @@ class ResourceSpec(Strict):
         return self.storage.region or self.region
 
     @model_validator(mode="after")
+    def _scheduler_plugins_matches_the_cluster(self) -> ResourceSpec:
+        # scheduler-plugins ships a kube-scheduler of one Kubernetes minor (chart 0.33.x:
+        # 1.33), and a scheduler must not be newer than the API server nor a minor behind.
+        cluster = getattr(self, "cluster", None)
+        if self.addons.kuberay.batch_scheduler == "scheduler-plugins" and cluster is not None:
+            minor = ".".join(cluster.kubernetes_version.split(".")[:2])
+            if minor != SCHEDULER_PLUGINS_KUBERNETES:
+                raise fail(
+                    "kuberay",
+                    "scheduler-plugins is pinned to its release for Kubernetes {k} (its kube-scheduler must match "
+                    "the cluster's minor), but the cluster runs {m}; use Kubernetes {k} or another batchScheduler",
+                    k=SCHEDULER_PLUGINS_KUBERNETES,
+                    m=minor,
+                    at="addons.kuberay.batchScheduler",
+                )
+        return self
+
+    @model_validator(mode="after")
     def _network_policy_enforced(self) -> ResourceSpec:
         if self.addons.kuberay.network_policy and getattr(self, "cluster", None) is not None:
             raise fail(
@@ -1109,6 +1127,9 @@ class CloudSpec(Strict):
     def _location(cls, value: str) -> str:
         return check_region(value, "Azure")
 
+
+# The Kubernetes minor of the pinned scheduler-plugins chart (components/kuberay/charts.py).
+SCHEDULER_PLUGINS_KUBERNETES = "1.33"
 
 # The platform sets no limit; this program does, so that a stack file from a pull request
 # cannot keep CI planning for hours (a plan grows about linearly, ~1 s per resource).

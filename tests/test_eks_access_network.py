@@ -143,8 +143,9 @@ def test_public_endpoint_is_restricted_to_the_given_cidrs(plan: Plan) -> None:
     assert config["endpointPublicAccess"] is True
     assert config["endpointPrivateAccess"] is True
     assert config["publicAccessCidrs"] == ["203.0.113.0/24", "198.51.100.7/32"]
-    # Not given: EKS's default (0.0.0.0/0), which the eks-public-endpoint policy warns about.
-    assert "publicAccessCidrs" not in plan.named("aws-byovpc-eks")["inputs"]["vpcConfig"]
+    # Not given: EKS's default, sent explicitly (the field is computed: leaving it out after
+    # a restriction would keep the old CIDRs); the eks-public-endpoint policy warns about it.
+    assert plan.named("aws-byovpc-eks")["inputs"]["vpcConfig"]["publicAccessCidrs"] == ["0.0.0.0/0"]
 
 
 # --- the bucket -----------------------------------------------------------------------------

@@ -414,3 +414,16 @@ def test_metrics_accepts_a_boolean(shorthand: bool, enabled: bool) -> None:
     resources[0]["addons"] = {"kuberay": {"metrics": shorthand}}
     metrics = load_spec(CLOUD, resources).resources[0].addons.kuberay.metrics
     assert (metrics.enabled, metrics.install_prometheus) == (enabled, False)
+
+
+def test_scheduler_plugins_needs_the_kubernetes_minor_it_was_built_for() -> None:
+    resources = copy.deepcopy(RESOURCES)
+    resources[1]["cluster"] = {"kubernetesVersion": "1.34"}
+    resources[1]["addons"] = {"kuberay": {"batchScheduler": "scheduler-plugins"}}
+    with pytest.raises(SpecError) as error:
+        load_spec(CLOUD, resources)
+    assert [str(p) for p in error.value.problems] == [
+        "resources[1].addons.kuberay.batchScheduler (aws): scheduler-plugins is pinned to its release for "
+        "Kubernetes 1.33 (its kube-scheduler must match the cluster's minor), but the cluster runs 1.34; "
+        "use Kubernetes 1.33 or another batchScheduler"
+    ]

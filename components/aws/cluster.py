@@ -40,8 +40,14 @@ def build_cluster(scope: Scope, spec: AwsResource, network: Network) -> Cluster:
             "endpoint_public_access": settings.endpoint_public_access,
             # On: nodes reach the API server inside the VPC, whatever the public CIDRs.
             "endpoint_private_access": settings.endpoint_private_access,
-            # Absent: EKS's default, 0.0.0.0/0 (the policy pack's eks-public-endpoint warns).
-            **({"public_access_cidrs": settings.endpoint_public_access_cidrs} if settings.endpoint_public_access_cidrs else {}),
+            # Always sent while the endpoint is public: the field is computed, so leaving it
+            # out after a restriction would keep the old CIDRs instead of EKS's default.
+            # 0.0.0.0/0 is that default (the policy pack's eks-public-endpoint warns on it).
+            **(
+                {"public_access_cidrs": settings.endpoint_public_access_cidrs or ["0.0.0.0/0"]}
+                if settings.endpoint_public_access
+                else {}
+            ),
         },
         opts=scope.guarded(depends_on=list(role.attachments)),
     )

@@ -13,6 +13,14 @@ from components.scope import Scope
 from components.spec import AzureResource
 
 
+def scope_subscription(scope: pulumi.Input[str]) -> str | None:
+    """The subscription of a scope known from config (an existing subnet may live in
+    another subscription than the deployer's): the role definition is named in it."""
+    if isinstance(scope, str) and scope.lower().startswith("/subscriptions/"):
+        return scope.split("/")[2]
+    return None
+
+
 @dataclass(frozen=True)
 class Grants:
     """Role assignments at the subscription the cloud's provider points to."""
@@ -30,7 +38,8 @@ class Grants:
             principal_id=principal,
             principal_type="ServicePrincipal",
             role_definition_id=pulumi.Output.concat(
-                "/subscriptions/", self.subscription_id, "/providers/Microsoft.Authorization/roleDefinitions/", role
+                "/subscriptions/", scope_subscription(on) or self.subscription_id,
+                "/providers/Microsoft.Authorization/roleDefinitions/", role,
             ),
             scope=on,
             opts=self.scope.opts(),

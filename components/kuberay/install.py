@@ -93,5 +93,17 @@ def install_kuberay(
 
     if smoke_namespace is not None:
         job = values.smoke_job(spec)
-        custom("smoke-test", "ray.io/v1", "RayJob", job["metadata"], job["spec"], operator, smoke_namespace, *scheduler_ready)
+        # A finished RayJob is never run again by the operator, and its old SUCCEEDED would
+        # satisfy the wait at once: any change makes a new job (the old one deleted first).
+        k8s.apiextensions.CustomResource(
+            f"{name}-smoke-test",
+            api_version="ray.io/v1",
+            kind="RayJob",
+            metadata=job["metadata"],
+            spec=job["spec"],
+            opts=pulumi.ResourceOptions.merge(
+                after(operator, smoke_namespace, *scheduler_ready),
+                pulumi.ResourceOptions(replace_on_changes=["spec"], delete_before_replace=True),
+            ),
+        )
     return operator
