@@ -100,7 +100,7 @@ def test_every_policy_has_a_name_description_and_level():
         assert policy.description.endswith("."), policy.name
         assert policy.enforcement_level in (EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY), policy.name
     advisory = {p.name for p in PACK.ALL_POLICIES if p.enforcement_level is EnforcementLevel.ADVISORY}
-    assert advisory == {"aks-local-accounts", "aks-sku-tier", "storage-retain-on-delete"}
+    assert advisory == {"aks-local-accounts", "aks-sku-tier", "storage-retain-on-delete", "gke-default-network"}
 
 
 def test_config_defaults_are_what_the_checks_use():
@@ -1116,6 +1116,8 @@ PLANTED = [
     ("secrets-not-in-clear", False, "default-k8s", _set(("inputs", "kubeconfig"), KUBECONFIG), "default-k8s", "kubeconfig holds a kubeconfig in clear"),
     ("secrets-not-in-clear", True, "onprem-anyscale-operator", _set(("inputs", "values", "global", "auth", "anyscaleCliToken"), JWT), "onprem-anyscale-operator", "a token (JWT) in clear"),
     ("registration-order", True, "gcp-usc1-registration", _set(("inputs", "resourceName"), "AWS-USW2"), "gcp-usc1-registration", "but for case"),
+    ("gcs-cors-all-headers", True, "gcp-usc1-storage", _set(("inputs", "cors", 0, "responseHeaders"), ["Content-Range"]), "gcp-usc1-storage", "set responseHeaders to ['*']"),
+    ("gke-node-service-account", True, "gcp-usc1-operator-sa", _retype("gcp:container/nodePool:NodePool", {"cluster": "gke-x", "nodeConfig": {"machineType": "e2-standard-4"}}), "gcp-usc1-operator-sa", "Compute Engine default service account"),
 ]
 
 
@@ -1332,7 +1334,7 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     # The simulation holds: the project's packages cannot be imported there.
     assert found["importable"] == {"components": False, "preflight": False, "policy": False}
     assert found["pack"] == "anyscale-cloud"
-    assert len(found["policies"]) == len(POLICIES) == 28
+    assert len(found["policies"]) == len(POLICIES) == 31
     assert {"registration-properties", "console-cors", "operator-chart-keys"} <= set(found["policies"])
     outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
     assert outside == []
