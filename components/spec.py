@@ -478,7 +478,7 @@ class GkeClusterSpec(ClusterSpec):
         if self.network is None:
             given = [k for k, v in existing.items() if v is not None]
             if given:
-                raise fail("network", "{k} name parts of an existing network: set `network` too, or remove them", k=", ".join(given))
+                raise fail("network", "{k} only go with an existing `network`: set it too, or remove them", k=", ".join(given))
             self.node_cidr = self.node_cidr or GKE_NODE_CIDR
             self.pod_cidr = self.pod_cidr or GKE_POD_CIDR
             self.service_cidr = self.service_cidr or GKE_SERVICE_CIDR
