@@ -463,3 +463,15 @@ def test_policy_gcs_cors_headers(plan: Plan) -> None:
         "'Content-Length']: on GCS this list is also the request headers a preflight may ask for, so the console's PUT "
         "(Content-Type) and ranged reads (Range) fail their preflight; set responseHeaders to ['*']"
     ]
+
+
+def test_node_account_ids_are_checked_for_collisions() -> None:
+    cloud, resources = config()
+    cloud["name"] = "a-very-long-cloud-name-for-test"
+    resources.append({**resources[2], "name": "gcp-usc1-x"})
+    with pytest.raises(SpecError) as caught:
+        load_spec(cloud, resources)
+    assert (
+        "resources[4].name (gcp-usc1-x): gives the GCP service account ID 'nodes-a-very-long-cloud-name-f', which "
+        "collides with resources[2].name (gcp-usc1); rename one of them"
+    ) in [str(p) for p in caught.value.problems]

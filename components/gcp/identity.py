@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
-from components.gcp.names import node_account_id, workload_identity_member
-from components.names import gcp_account_id
+from components.gcp.names import workload_identity_member
+from components.names import gcp_account_id, gke_node_account_id as node_account_id
 from components.scope import Scope
 from components.spec import GcpResource
 

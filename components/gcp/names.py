@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from components import defaults
 from components.kube import exec_kubeconfig
-from components.names import gcp_name
 
 AUTH_PLUGIN = "gke-gcloud-auth-plugin"
 AUTH_PLUGIN_HINT = (
@@ -26,12 +25,3 @@ def kubeconfig(name: str, endpoint: str, ca_certificate: str) -> str:
     exec_ = {"command": AUTH_PLUGIN, "installHint": AUTH_PLUGIN_HINT, "provideClusterInfo": True}
     return exec_kubeconfig(name, f"https://{endpoint}", ca_certificate, exec_)
 
-
-def network_name(cloud: str, resource: str) -> str:
-    """The VPC, its subnet and firewall rules: 1-63 of lowercase letters, digits and '-'."""
-    return gcp_name("anyscale", cloud, resource, limit=63)
-
-
-def node_account_id(cloud: str, resource: str) -> str:
-    """The nodes' service account: 6-30 characters, apart from the operator's `anyscale-...`."""
-    return gcp_name("nodes", cloud, resource, limit=30)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
-from components.gcp.names import network_name
+from components.names import gke_network_name as network_name
 from components.scope import Scope
 from components.spec import GcpResource
 
