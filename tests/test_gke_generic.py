@@ -475,3 +475,53 @@ def test_node_account_ids_are_checked_for_collisions() -> None:
         "resources[4].name (gcp-usc1-x): gives the GCP service account ID 'nodes-a-very-long-cloud-name-f', which "
         "collides with resources[2].name (gcp-usc1); rename one of them"
     ) in [str(p) for p in caught.value.problems]
+
+
+# --- rendered with the real chart (../shared/reference) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rendered(custom_plan: Plan, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    from tests import helm
+    from tests.test_charts import rendered_operator
+
+    if not helm.SHARED.is_dir() or helm.unavailable():
+        pytest.skip(f"no chart renderer: {helm.unavailable() or helm.SHARED}")
+    cache = tmp_path_factory.mktemp("renders")
+    return {
+        name: rendered_operator(custom_plan, name, provider, cache)
+        for name, provider in (("onprem", "Generic"), ("gcp-usc1", "GCP"), ("default", "Azure"))
+    }
+
+
+def _one(objects: list[dict[str, Any]], kind: str, name: str) -> dict[str, Any]:
+    (found,) = [o for o in objects if o["kind"] == kind and o["metadata"]["name"] == name]
+    return found
+
+
+def test_generic_credentials_render_into_the_charts_secret(rendered: dict[str, list[dict[str, Any]]]) -> None:
+    import base64
+
+    objects = rendered["onprem"]
+    secret = _one(objects, "Secret", "anyscale-aws-credentials")
+    config_file = base64.b64decode(secret["data"]["config"]).decode()
+    assert config_file.splitlines() == [
+        "[default]",
+        "region = us-east-1",
+        "endpoint_url = https://minio.dc1.example.com",
+        "s3 =",
+        "  addressing_style = path",
+    ]
+    assert base64.b64decode(secret["data"]["credentials"]).decode().startswith("[default]\naws_access_key_id = ")
+    operator = _one(objects, "Deployment", "anyscale-operator")
+    env = {e["name"]: e.get("value") for e in operator["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env["ANYSCALE_S3_USE_PATH_STYLE"] == "true"
+
+
+@pytest.mark.parametrize("resource", ["gcp-usc1", "default"])
+def test_operator_values_render(rendered: dict[str, list[dict[str, Any]]], resource: str) -> None:
+    operator = _one(rendered[resource], "Deployment", "anyscale-operator")
+    assert operator["spec"]["replicas"] == 2
+    pod = operator["spec"]["template"]["spec"]
+    assert pod["nodeSelector"] == {"kubernetes.io/os": "linux"}
+    assert pod["imagePullSecrets"] == [{"name": "regcred"}]
