@@ -19,7 +19,7 @@ from components import defaults
 from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from components.sdk_internals import kubernetes_plugin_version
-from components.spec import AddonsSpec
+from components.spec import AddonsSpec, Secret
 from components.target import Target
 
 ENVOY_NAMESPACE = "envoy-gateway-system"
@@ -114,6 +114,14 @@ def operator_settings(target: Target, cloud_resource_id: pulumi.Input[str], gate
         settings["global.auth.iamIdentity"] = target.operator_identity
     settings.update(target.operator_settings)
     return settings
+
+
+def operator_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, pulumi.Output[str]]]:
+    """`addons.anyscaleOperator.values` (flat Helm paths, checked by the spec) split into
+    clear settings and secret ones (`{secure: ...}` in the stack file)."""
+    clear = {k: v for k, v in values.items() if not isinstance(v, Secret)}
+    secret = {k: pulumi.Output.secret(v.value) for k, v in values.items() if isinstance(v, Secret)}
+    return clear, secret
 
 
 PATH_PART = re.compile(r"((?:[^.\\[]|\\.)+)((?:\[[0-9]+\])*)")
@@ -256,11 +264,14 @@ class ClusterAddons(pulumi.ComponentResource):
             )
         gateway = self._gateway(envoy, namespace, args.cloud_resource_id)
         self.gateway_address = gateway.status.apply(lambda s: ((s or {}).get("addresses") or [{}])[0].get("value"))
-        settings = operator_settings(target, args.cloud_resource_id, self.gateway_address)
+        extra, extra_secrets = operator_values(args.addons.anyscale_operator.values)
+        # The spec refuses the keys the program owns: ours are applied last anyway.
+        settings = {**extra, **operator_settings(target, args.cloud_resource_id, self.gateway_address)}
+        protected = {**extra_secrets, **target.protected_settings}
         self.operator = (
-            self._extension(settings, args)
+            self._extension(settings, protected, args)
             if target.operator_extension is not None
-            else self._operator_chart(settings, args, namespace)
+            else self._operator_chart(settings, protected, args, namespace)
         )
         self.register_outputs({"gateway_address": self.gateway_address})
 
@@ -327,7 +338,7 @@ class ClusterAddons(pulumi.ComponentResource):
             pulumi.ResourceOptions.merge(after_crds, pulumi.ResourceOptions(depends_on=[gateway_class, namespace])),
         )
 
-    def _extension(self, settings: dict[str, Any], args: AddonsArgs) -> kubernetesconfiguration.Extension:
+    def _extension(self, settings: dict[str, Any], protected: dict[str, Any], args: AddonsArgs) -> kubernetesconfiguration.Extension:
         ext = self._target.operator_extension
         assert ext is not None
         return kubernetesconfiguration.Extension(
@@ -346,7 +357,7 @@ class ClusterAddons(pulumi.ComponentResource):
             configuration_settings={k: as_extension_setting(v) for k, v in settings.items()},
             # Omitted keys keep their value from an earlier install: clear the token.
             configuration_protected_settings=pulumi.Output.secret(
-                {"global.auth.anyscaleCliToken": "", **args.target.protected_settings}
+                {"global.auth.anyscaleCliToken": "", **protected}
             ),
             opts=pulumi.ResourceOptions(
                 parent=self,
@@ -356,10 +367,12 @@ class ClusterAddons(pulumi.ComponentResource):
             ),
         )
 
-    def _operator_chart(self, settings: dict[str, Any], args: AddonsArgs, namespace: pulumi.Resource) -> k8s.helm.v3.Release:
+    def _operator_chart(
+        self, settings: dict[str, Any], protected: dict[str, Any], args: AddonsArgs, namespace: pulumi.Resource
+    ) -> k8s.helm.v3.Release:
         # Secret values stay secret inside the otherwise reviewable values tree, and the
         # release's `values` output (which echoes them) is secret in the state too.
-        values = nest({**settings, **{k: pulumi.Output.secret(v) for k, v in args.target.protected_settings.items()}})
+        values = nest({**settings, **{k: pulumi.Output.secret(v) for k, v in protected.items()}})
         chart = Chart(
             "anyscale-operator",
             "anyscale-operator",
@@ -367,7 +380,7 @@ class ClusterAddons(pulumi.ComponentResource):
             defaults.OPERATOR_NAMESPACE,
             defaults.ANYSCALE_REPO,
         )
-        secret_outputs = ["values"] if args.target.protected_settings else []
+        secret_outputs = ["values"] if protected else []
         return self._release(
             "anyscale-operator",
             chart,

@@ -2,14 +2,53 @@
 
 Nothing is created outside the cluster: the user supplies the kubeconfig, the bucket
 (with the console's CORS rule already set on it) and an Anyscale CLI token, which the
-operator uses instead of a cloud identity."""
+operator uses instead of a cloud identity; for an S3-compatible bucket (MinIO), its
+keys, endpoint and addressing style (storage.credentials)."""
 from __future__ import annotations
+
+from typing import Any
 
 import pulumi
 
 from components.kube import kubernetes_provider
 from components.spec import GenericResource
 from components.target import CloudContext, Target
+
+# The chart writes the keys to a Secret (an AWS credentials and config file) mounted into
+# the operator and, through its patches, into the Ray pods (AWS_SHARED_CREDENTIALS_FILE,
+# AWS_CONFIG_FILE): templates/credentials.yaml and _helpers.tpl of anyscale-operator 1.8.0.
+CREDENTIALS = "credentialMount.aws.createSecret"
+
+
+def storage_settings(spec: GenericResource) -> dict[str, Any]:
+    """Chart keys for an S3-compatible bucket with credentials (none without them)."""
+    credentials = spec.storage.credentials
+    if credentials is None:
+        return {}
+    settings: dict[str, Any] = {
+        "credentialMount.aws.enabled": True,
+        f"{CREDENTIALS}.create": True,
+        # The config file's `region`: the bucket's real region, not the routing label.
+        "global.aws.region": spec.storage.region,
+    }
+    if spec.storage.endpoint:
+        settings[f"{CREDENTIALS}.endpointUrl"] = spec.storage.endpoint
+    if credentials.addressing_style:
+        # `path` also sets ANYSCALE_S3_USE_PATH_STYLE on the operator (usePathStyle helper).
+        settings[f"{CREDENTIALS}.addressingStyle"] = credentials.addressing_style
+    if credentials.signature_version:
+        settings[f"{CREDENTIALS}.signatureVersion"] = credentials.signature_version
+    return settings
+
+
+def storage_secrets(spec: GenericResource) -> dict[str, pulumi.Output[str]]:
+    credentials = spec.storage.credentials
+    if credentials is None:
+        return {}
+    return {
+        f"{CREDENTIALS}.accessKeyId": pulumi.Output.secret(credentials.access_key_id.value),
+        f"{CREDENTIALS}.secretAccessKey": pulumi.Output.secret(credentials.secret_access_key.value),
+    }
 
 
 class GenericCluster(pulumi.ComponentResource):
@@ -32,7 +71,11 @@ class GenericCluster(pulumi.ComponentResource):
             registration_identity=None,  # Generic has no cloud identity
             operator_identity=None,
             gateway_address_kind=spec.gateway_address,
+            operator_settings=storage_settings(spec),
             # The operator authenticates with the CLI token: a protected (secret) setting.
-            protected_settings={"global.auth.anyscaleCliToken": pulumi.Output.secret(spec.cli_token.value)},
+            protected_settings={
+                "global.auth.anyscaleCliToken": pulumi.Output.secret(spec.cli_token.value),
+                **storage_secrets(spec),
+            },
         )
         self.register_outputs({"kubeconfig": kubeconfig, "bucket_uri": bucket_uri})

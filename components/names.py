@@ -95,6 +95,10 @@ RULES = {
         "GCP service account ID", 6, 30, r"[a-z]([-a-z0-9]*[a-z0-9])",
         "6-30 characters of the form [a-z]([-a-z0-9]*[a-z0-9])",
     ),
+    "gcp_network": Rule(
+        "GCP network name", 1, 63, r"[a-z]([-a-z0-9]*[a-z0-9])?",
+        "1-63 characters of the form [a-z]([-a-z0-9]*[a-z0-9])?",
+    ),
     "gcs_bucket": Rule(
         "GCS bucket name", 3, 63, r"[a-z0-9][-_a-z0-9]*[a-z0-9]",
         "3-63 lowercase letters, digits, '-' and '_', starting and ending with a letter or digit",
@@ -179,6 +183,16 @@ def gcp_display_name(cloud: str, resource: str) -> str:
     return text.encode()[:96].decode("utf-8", "ignore") + "...)"
 
 
+def gke_node_account_id(cloud: str, resource: str) -> str:
+    """The GKE nodes' service account: 6-30 characters, apart from the operator's `anyscale-...`."""
+    return gcp_name("nodes", cloud, resource, limit=30)
+
+
+def gke_network_name(cloud: str, resource: str) -> str:
+    """A created GKE VPC, its subnet and firewall rule: 1-63 of lowercase letters, digits and '-'."""
+    return gcp_name("anyscale", cloud, resource, limit=63)
+
+
 def gcs_bucket_name(cloud: str, resource: str, suffix: str) -> str:
     """Bucket names are global (3-63 characters): ours carry a random suffix."""
     stem = re.sub(r"g[o0]{2}g[l1]e", "gcp", gcp_name(cloud, resource, limit=200))
@@ -261,6 +275,9 @@ def uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
             project = res.project
             name("gke_cluster", gke_cluster_name(cloud, res.name), at, ("gke-cluster", project, res.region))
             name("gcp_account", gcp_account_id(cloud, res.name), at, ("gcp-account", project))
+            name("gcp_account", gke_node_account_id(cloud, res.name), at, ("gcp-account", project))
+            if getattr(res.cluster, "network", None) is None:
+                name("gcp_network", gke_network_name(cloud, res.name), at, ("gcp-network", project))
             if res.storage.bucket is None:
                 name("gcs_bucket", gcs_bucket_name(cloud, res.name, "0" * GCS_SUFFIX), at)
             found.append(Use(("urn", "NodePool"), "Pulumi logical name", pool_logical_name(res.name, SYSTEM_POOL), at))

@@ -11,9 +11,26 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-# The config keys that hold secrets (GenericResource: kubeconfig, cliToken). A kubeconfig
-# is multi-line text, so these are also the only values where control characters may be.
+# The config keys that hold secrets (GenericResource: kubeconfig, cliToken; its
+# storage.credentials keys). A kubeconfig is multi-line text, so these are also the only
+# values where control characters may be.
 SECRET_KEYS = frozenset({"kubeconfig", "cliToken"})
+CREDENTIAL_KEYS = frozenset({"accessKeyId", "secretAccessKey"})
+# Under a resource's `addons.anyscaleOperator.values`, any value may be a secret (a chart
+# value such as an image pull token); everything else there is checked as usual.
+OPERATOR_VALUES = (("addons", "anyscaleOperator", "values"), ("addons", "anyscale_operator", "values"))
+
+
+def is_secret_key(loc: tuple[Any, ...]) -> bool:
+    """A config location that holds a secret as a whole (never inspected)."""
+    if loc and loc[-1] in SECRET_KEYS:
+        return True
+    return len(loc) == 5 and loc[0] == "resources" and loc[2:4] == ("storage", "credentials") and loc[4] in CREDENTIAL_KEYS
+
+
+def may_be_secret(loc: tuple[Any, ...]) -> bool:
+    """A location where a `{secure: ...}` value is accepted."""
+    return is_secret_key(loc) or (len(loc) > 5 and loc[0] == "resources" and tuple(loc[2:5]) in OPERATOR_VALUES)
 
 
 def is_secure(value: Any) -> bool:
@@ -42,13 +59,12 @@ def printable(text: str) -> str:
 
 def raw_problems(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
     """(location, message) for every value that breaks the two document-wide rules."""
-    key = loc[-1] if loc else None
-    if key in SECRET_KEYS:
+    if is_secret_key(loc) or (is_secure(value) and may_be_secret(loc)):
         return  # a secret is opaque: never inspected, never echoed
     if is_secure(value):
         yield loc, (
-            "a secret ({secure: ...}) is not accepted here: only kubeconfig and cliToken are secrets; "
-            "set this value in clear"
+            "a secret ({secure: ...}) is not accepted here: only kubeconfig, cliToken, storage.credentials keys "
+            "and addons.anyscaleOperator.values are secrets; set this value in clear"
         )
     elif isinstance(value, dict):
         for child_key, child in value.items():

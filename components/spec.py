@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from components import defaults, instance_types
 from components.names import check_names
-from components.raw_config import printable, raw_problems
+from components.raw_config import is_secure, printable, raw_problems
 from components.regions import KNOWN_REGIONS
 
 # The platform's rules live in the policy pack (policy/rules/platform.py: pure checks,
@@ -43,6 +44,7 @@ from components.regions import KNOWN_REGIONS
 # that). Two module objects of one file: plain constants and functions, so that is
 # harmless. Only this pure module is imported from outside the pack.
 from policy.rules import platform
+from policy.rules.chart_keys import CHART_VERSION, FORBIDDEN_KEYS, TEMPLATE_KEYS
 from policy.rules.platform import PROVIDERS
 
 AKS_POOL_RE = re.compile(r"^[a-z][a-z0-9]{0,11}$")
@@ -191,9 +193,41 @@ class GcpStorage(StorageSpec):
     provider: ClassVar[str] = "GCP"
 
 
+class S3Credentials(Strict):
+    """Keys for an S3-compatible bucket (MinIO, Ceph, ...): the operator chart writes them
+    to a Secret mounted into the operator and the Ray pods (`credentialMount.aws`)."""
+
+    access_key_id: SecretValue
+    secret_access_key: SecretValue
+    # `path` for most S3-compatible stores (MinIO): https://<endpoint>/<bucket>/<key>.
+    addressing_style: Literal["path", "virtual"] | None = None
+    signature_version: Literal["s3v4", "s3"] | None = None
+
+
 class GenericStorage(StorageSpec):
     provider: ClassVar[str] = "Generic"
     bucket: str = Field(description="the existing bucket's URI: we cannot create it on a Generic cluster")
+    credentials: S3Credentials | None = None
+
+    @model_validator(mode="after")
+    def _credentials(self) -> GenericStorage:
+        if self.credentials is None:
+            return self
+        if not self.bucket.startswith("s3://"):
+            raise fail(
+                "credentials",
+                "credentials are for S3-compatible buckets (s3://...), not {b}; remove them or use an s3:// bucket",
+                b=self.bucket.split("://", 1)[0] + "://",
+            )
+        if self.region is None:
+            # The resource's region is a free-form routing label on Generic: the S3 client
+            # would sign its requests for a region the bucket is not in.
+            raise fail(
+                "credentials",
+                "set storage.region to the bucket's real region (the S3 client signs requests for it; "
+                "MinIO's default is us-east-1)",
+            )
+        return self
 
 
 # --- clusters -----------------------------------------------------------------------------
@@ -778,13 +812,90 @@ class EksClusterSpec(ClusterSpec):
         return ".".join(self.kubernetes_version.split(".")[:2])
 
 
+class GkeNodePool(NodePoolSpec):
+    # The pool's zones (GKE nodeLocations), all in the resource's region; by default the
+    # pool spans the cluster's zones. GPU pools: only zones that offer the GPU type
+    # (README: GKE: GPU zones), or the pool fails to scale there.
+    zones: list[str] | None = Field(None, min_length=1)
+
+    @field_validator("zones")
+    @classmethod
+    def _unique_zones(cls, zones: list[str] | None) -> list[str] | None:
+        if zones is not None and len(set(zones)) != len(zones):
+            raise fail("zone", "zones must be unique")
+        return zones
+
+
+# GKE address ranges when the program creates the network: RFC 1918, apart from the EKS
+# default VPC (10.0.0.0/16) and the AKS overlay defaults (10.244.0.0/16, 10.0.0.0/16),
+# so that the defaults can be peered. Pods /14: GKE's default for 110 pods per node.
+GKE_NODE_CIDR = "10.10.0.0/20"
+GKE_POD_CIDR = "10.12.0.0/14"
+GKE_SERVICE_CIDR = "10.16.0.0/20"
+GKE_NETWORK_NAME = r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
+# An existing network or subnet by name or by path (projects/<p>/global/networks/<n>).
+GKE_NETWORK_REF = r"^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/(global|regions/[a-z0-9-]+)/(networks|subnetworks)/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
+
+
+def check_cidr(value: str | None) -> str | None:
+    if value is None:
+        return value
+    try:
+        ipaddress.IPv4Network(value, strict=True)
+    except ValueError as error:
+        raise fail("cidr", "'{v}' is not an IPv4 network ({e}); e.g. 10.0.0.0/16", v=value, e=str(error)) from None
+    return value
+
+
 class GkeClusterSpec(ClusterSpec):
+    """Without `network`, the program creates a VPC, a subnet (nodes) with secondary ranges
+    (pods, services) and a firewall rule; with it, the cluster joins that subnet."""
+
     provider: ClassVar[str] = "GCP"
     system_pool: SystemPoolSpec = Field(
         default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["GCP"])
     )
-    node_pools: list[NodePoolSpec] = Field(default_factory=lambda: default_pools("GCP", NodePoolSpec))
+    node_pools: list[GkeNodePool] = Field(default_factory=lambda: default_pools("GCP", GkeNodePool))
     release_channel: Literal["RAPID", "REGULAR", "STABLE"] = "REGULAR"
+    network: str | None = Field(None, pattern=GKE_NETWORK_REF, description="an existing VPC")
+    subnetwork: str | None = Field(None, pattern=GKE_NETWORK_REF, description="its subnet in the region")
+    pods_range_name: str | None = Field(None, pattern=GKE_NETWORK_NAME)
+    services_range_name: str | None = Field(None, pattern=GKE_NETWORK_NAME)
+    # The ranges of a created network; with an existing one, optional: only for the
+    # peering check (`peeredWith`).
+    node_cidr: str | None = None
+    pod_cidr: str | None = None
+    service_cidr: str | None = None
+
+    @field_validator("node_cidr", "pod_cidr", "service_cidr")
+    @classmethod
+    def _cidr(cls, value: str | None) -> str | None:
+        return check_cidr(value)
+
+    @model_validator(mode="after")
+    def _network(self) -> GkeClusterSpec:
+        existing = {"subnetwork": self.subnetwork, "podsRangeName": self.pods_range_name, "servicesRangeName": self.services_range_name}
+        if self.network is None:
+            given = [k for k, v in existing.items() if v is not None]
+            if given:
+                raise fail("network", "{k} only go with an existing `network`: set it too, or remove them", k=", ".join(given))
+            self.node_cidr = self.node_cidr or GKE_NODE_CIDR
+            self.pod_cidr = self.pod_cidr or GKE_POD_CIDR
+            self.service_cidr = self.service_cidr or GKE_SERVICE_CIDR
+        else:
+            missing = [k for k, v in existing.items() if v is None]
+            if missing:
+                raise fail(
+                    "network",
+                    "an existing network needs {m}: the subnet in the resource's region and the names of its "
+                    "secondary ranges for pods and services (a VPC-native cluster)",
+                    m=", ".join(missing),
+                )
+        ranges = {k: v for k, v in (("nodeCidr", self.node_cidr), ("podCidr", self.pod_cidr), ("serviceCidr", self.service_cidr)) if v}
+        for (a, x), (b, y) in itertools.combinations(ranges.items(), 2):
+            if ipaddress.ip_network(x).overlaps(ipaddress.ip_network(y)):
+                raise fail("cidr", "{a} {x} overlaps {b} {y}: nodes, pods and services need distinct ranges", a=a, x=x, b=b, y=y)
+        return self
 
 
 # --- in-cluster add-ons ------------------------------------------------------------------
@@ -936,13 +1047,109 @@ class KubeRaySpec(Strict):
         return self
 
 
+# Chart keys the program sets itself, each with the reason a user value cannot replace it
+# (a key listed here refuses the keys under it too).
+SAME_ACCOUNT = "the cloud identity (Workload Identity, IRSA) is bound to the service account anyscale-operator"
+OWNED_KEYS: dict[str, str] = {
+    "global.cloudDeploymentId": "the program sets it to the cloud resource's ID from its registration",
+    "global.cloudProvider": "it follows the resource's provider",
+    "global.controlPlaneURL": "the program sets it to exactly the Azure control plane",
+    "global.auth": "the operator's identity is the one the program creates (the CLI token on Generic: `cliToken`)",
+    "global.aws.region": "it is the resource's region (on Generic: storage.region)",
+    "global.gcp.projectId": "it is the resource's `project`",
+    "global.azure.extension": "the AKS extension sets it",
+    "networking.gateway": "the program installs the gateway and configures the operator with its address",
+    "operator.serviceAccount.name": SAME_ACCOUNT,
+    "workloads.serviceAccount.name": SAME_ACCOUNT,
+    "credentialMount.aws.createSecret": "set storage.credentials (Generic) instead: the program keeps the keys secret",
+}
+
+
+def _values_problems(node: Any, path: tuple[str, ...], out: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+    """Walk `addons.anyscaleOperator.values` down to the chart's keys. Returns (path,
+    message) per problem; fills `out` with flat Helm paths (`a.b\\.c[0]`) -> value."""
+    problems: list[tuple[tuple[str, ...], str]] = []
+    if not isinstance(node, dict) or is_secure(node):
+        return [(path, "must be a mapping of chart values, e.g. {operator: {replicas: 2}}")]
+    for key, value in node.items():
+        here = (*path, str(key))
+        dotted = ".".join(here)
+        if not isinstance(key, str) or not key or "." in key:
+            problems.append((here, "a chart key is a non-empty name without dots: nest the parts as a mapping"))
+            continue
+        owned = next((o for o in OWNED_KEYS if dotted == o or dotted.startswith(o + ".")), None)
+        if owned is not None:
+            problems.append((here, f"{owned} is set by the program and cannot be overridden: {OWNED_KEYS[owned]}"))
+        elif dotted in FORBIDDEN_KEYS:
+            problems.append((here, f"{dotted}: {FORBIDDEN_KEYS[dotted]}; remove it"))
+        elif dotted in TEMPLATE_KEYS:
+            problems += _leaf_problems(value, here, _helm_path(here), out)
+        elif any(k.startswith(dotted + ".") for k in TEMPLATE_KEYS):
+            if isinstance(value, dict) and not is_secure(value):
+                problems += _values_problems(value, here, out)
+            else:
+                below = sorted({k[len(dotted) + 1 :].split(".")[0] for k in TEMPLATE_KEYS if k.startswith(dotted + ".")})
+                problems.append((here, f"is a mapping in the chart (keys {', '.join(below)}), not a single value"))
+        else:
+            close = difflib.get_close_matches(dotted, sorted(TEMPLATE_KEYS), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            problems.append(
+                (here, f"{dotted} is not a key the anyscale-operator {CHART_VERSION} chart reads (Helm would ignore it){hint}")
+            )
+    return problems
+
+
+def _helm_path(parts: tuple[str, ...]) -> str:
+    return ".".join(p.replace(".", "\\.") for p in parts)
+
+
+def _leaf_problems(value: Any, path: tuple[str, ...], helm: str, out: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+    """A value under a chart key, any shape: flattened to Helm `--set` paths (the AKS
+    extension takes only those), a `{secure: ...}` becoming a Secret."""
+    if is_secure(value):
+        out[helm] = _to_secret(value)
+    elif isinstance(value, dict) and value:
+        problems = []
+        for key, child in value.items():
+            if not isinstance(key, str) or not key:
+                problems.append(((*path, str(key)), "a key must be a non-empty string"))
+            else:
+                problems += _leaf_problems(child, (*path, key), helm + "." + key.replace(".", "\\."), out)
+        return problems
+    elif isinstance(value, list) and value:
+        return [p for i, child in enumerate(value) for p in _leaf_problems(child, (*path, str(i)), f"{helm}[{i}]", out)]
+    elif isinstance(value, (dict, list)) or value is None:
+        return [(path, "an empty or null value cannot be passed (the AKS extension takes flat keys); leave the key out")]
+    else:
+        out[helm] = value
+    return []
+
+
+class OperatorChartSpec(ChartSpec):
+    # Extra chart values, nested as in values.yaml; each key checked against the keys the
+    # chart's templates read. After validation: flat Helm paths -> value (or Secret).
+    values: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("values", mode="before")
+    @classmethod
+    def _values(cls, values: Any) -> dict[str, Any]:
+        flat: dict[str, Any] = {}
+        problems = _values_problems(values, (), flat)
+        if problems:
+            raise ValidationError.from_exception_data(
+                cls.__name__,
+                [InitErrorDetails(type=PydanticCustomError("values", m), loc=where, input=None) for where, m in problems],
+            )
+        return flat
+
+
 class AddonsSpec(Strict):
     """Pinned versions of what runs inside every cluster."""
 
     envoy_gateway: ChartSpec = Field(default_factory=lambda: ChartSpec(version=defaults.ENVOY_GATEWAY_VERSION))
     kuberay: KubeRaySpec = Field(default_factory=KubeRaySpec)
-    anyscale_operator: ChartSpec = Field(
-        default_factory=lambda: ChartSpec(version=defaults.ANYSCALE_OPERATOR_VERSION)
+    anyscale_operator: OperatorChartSpec = Field(
+        default_factory=lambda: OperatorChartSpec(version=defaults.ANYSCALE_OPERATOR_VERSION)
     )
     nvidia_device_plugin: ChartSpec = Field(
         default_factory=lambda: ChartSpec(version=defaults.NVIDIA_DEVICE_PLUGIN_VERSION)
@@ -963,6 +1170,9 @@ class ResourceSpec(Strict):
     if TYPE_CHECKING:
         # Declared by each provider's subclass with its own storage type; here for the checker only.
         storage: StorageSpec
+    # Names of other cloud resources whose networks are peered with this one's: their
+    # address ranges must not overlap (network_cidrs).
+    peered_with: list[str] = Field(default_factory=list)
 
     @field_validator("name")
     @classmethod
@@ -1071,6 +1281,21 @@ class GcpResource(ResourceSpec):
     )
     storage: GcpStorage = Field(default_factory=GcpStorage)
     cluster: GkeClusterSpec = Field(default_factory=GkeClusterSpec)
+    # Enable the project's APIs the resource uses (GCP_APIS); off: they must be enabled already.
+    enable_apis: bool = False
+
+    @model_validator(mode="after")
+    def _zones(self) -> GcpResource:
+        zone = re.compile(re.escape(self.region) + r"-[a-z]")
+        problems = [
+            _detail(("cluster", "nodePools", k, "zones", z), "zone", f"'{name}' is not a zone of {self.region}: use {self.region}-a, -b, ...")
+            for k, pool in enumerate(self.cluster.node_pools)
+            for z, name in enumerate(pool.zones or [])
+            if not zone.fullmatch(name)
+        ]
+        if problems:
+            raise ValidationError.from_exception_data(type(self).__name__, problems)
+        return self
 
 
 class GenericResource(ResourceSpec):
@@ -1157,6 +1382,7 @@ class StackSpec(Strict):
         if spec is not None:
             # Derived names, checked once every field is valid (platform.md 9.3).
             problems += [_detail(loc, "name", message) for loc, message in check_names(spec)]
+            problems += _peering_problems(spec)
         if problems or spec is None:  # spec is None only when the handler raised
             raise ValidationError.from_exception_data(cls.__name__, problems)
         return spec
@@ -1206,6 +1432,85 @@ def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:
                     "within the cloud (the platform answers HTTP 409)",
                 )
             )
+    return problems
+
+
+# --- networks across resources ------------------------------------------------------------
+
+
+def _cidrs_of(model: Any, at: str, names: tuple[str, ...]) -> dict[str, str]:
+    """The fields of `model` among `names` (snake_case) that hold IPv4/IPv6 networks, by
+    their config path; lists give one entry per element. Missing fields are skipped."""
+    found: dict[str, str] = {}
+    for name in names:
+        value = getattr(model, name, None)
+        values = value if isinstance(value, list) else [value]
+        for i, item in enumerate(values):
+            if isinstance(item, str):
+                try:
+                    ipaddress.ip_network(item, strict=False)
+                except ValueError:
+                    continue
+                found[f"{at}.{to_camel(name)}" + (f"[{i}]" if isinstance(value, list) else "")] = item
+    return found
+
+
+def _gke_cidrs(resource: Any) -> dict[str, str]:
+    return _cidrs_of(resource.cluster, "cluster", ("node_cidr", "pod_cidr", "service_cidr"))
+
+
+def _eks_cidrs(resource: Any) -> dict[str, str]:
+    cluster = resource.cluster
+    if getattr(cluster, "vpc_id", None):  # an existing VPC: vpcCidr is not its range
+        return _cidrs_of(cluster, "cluster", ("vpc_cidrs",))
+    return _cidrs_of(cluster, "cluster", ("vpc_cidr",))
+
+
+# Read defensively: the AKS network's fields (cluster.network) may be absent or renamed.
+AKS_CIDR_FIELDS = ("address_space", "address_prefixes", "node_subnet_cidr", "subnet_cidr", "node_cidr", "pod_cidr", "service_cidr")
+
+
+def _aks_cidrs(resource: Any) -> dict[str, str]:
+    network = getattr(resource.cluster, "network", None)
+    found = _cidrs_of(network, "cluster.network", AKS_CIDR_FIELDS) if isinstance(network, BaseModel) else {}
+    return found | _cidrs_of(resource.cluster, "cluster", ("pod_cidr", "service_cidr"))
+
+
+CIDR_READERS = {"GCP": _gke_cidrs, "AWS": _eks_cidrs, "Azure": _aks_cidrs}
+
+
+def network_cidrs(resource: ResourceSpec) -> dict[str, str]:
+    """Config path inside the resource -> CIDR, for the address ranges its network uses
+    (empty where unknown: a Generic cluster, an existing network given without ranges)."""
+    reader = CIDR_READERS.get(resource.provider_name)
+    return reader(resource) if reader else {}
+
+
+def _peering_problems(spec: StackSpec) -> list[InitErrorDetails]:
+    """`peeredWith`: the names exist, and peered networks use distinct address ranges."""
+    index = {r.name: i for i, r in enumerate(spec.resources)}
+    problems = []
+    for i, resource in enumerate(spec.resources):
+        for j, other_name in enumerate(resource.peered_with):
+            loc = ("resources", i, "peeredWith", j)
+            k = index.get(other_name)
+            if other_name == resource.name or k is None:
+                why = "is this resource itself" if k == i else "is not the name of a cloud resource of this stack"
+                problems.append(_detail(loc, "peering", f"'{other_name}' {why}"))
+                continue
+            other = spec.resources[k]
+            if resource.name in other.peered_with and k < i:
+                continue  # reported at the other side's entry
+            for (here, mine), (there, theirs) in itertools.product(network_cidrs(resource).items(), network_cidrs(other).items()):
+                if ipaddress.ip_network(mine, strict=False).overlaps(ipaddress.ip_network(theirs, strict=False)):
+                    problems.append(
+                        _detail(
+                            loc,
+                            "peering",
+                            f"{here} {mine} overlaps {other_name}'s {there} {theirs}: peered networks need distinct "
+                            "address ranges; change one of them",
+                        )
+                    )
     return problems
 
 

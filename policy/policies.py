@@ -20,7 +20,7 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-from rules import aks, aws_iam, clusters, gcp_iam, identity, platform, registration, secrets, stack, storage
+from rules import aks, aws_iam, clusters, gcp_iam, gke, identity, platform, registration, secrets, stack, storage
 from rules.eks import EKS_POLICIES
 from rules.options import PlanResourceOptions, offline_option
 from rules.registry import REGISTRY, registry_problems
@@ -557,6 +557,7 @@ ALL_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
             }
         },
     ),
+    *gke.POLICIES,
     resource_policy(
         "storage-retain-on-delete",
         "Buckets and storage accounts are kept when removed from the stack (retainOnDelete). Advisory, "

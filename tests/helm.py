@@ -129,16 +129,37 @@ def set_value(text: Any) -> Any:
     return text
 
 
+def set_path(dotted: str) -> list[str | int]:
+    """A `--set` key's parts as Helm reads them: `\\.` is a dot inside a key, `[i]` a list index."""
+    parts: list[str | int] = []
+    for raw in re.split(r"(?<!\\)\.", dotted):
+        match = re.fullmatch(r"(.*?)((?:\[[0-9]+\])*)", raw)
+        assert match is not None
+        parts.append(match.group(1).replace("\\.", "."))
+        parts += [int(i) for i in re.findall(r"\[([0-9]+)\]", match.group(2))]
+    return parts
+
+
 def nest_settings(flat: dict[str, Any]) -> dict[str, Any]:
-    """Flat dotted extension settings -> nested Helm values, typed as `--set` does."""
-    tree: dict[str, Any] = {}
-    for dotted, value in flat.items():
+    """Flat extension settings (`--set` keys) -> nested Helm values, typed as `--set` does."""
+    tree: dict[Any, Any] = {}
+    for key, value in flat.items():
+        *parents, leaf = set_path(key)
         node = tree
-        *parents, leaf = dotted.split(".")
         for part in parents:
             node = node.setdefault(part, {})
         node[leaf] = set_value(value)
-    return tree
+    return as_lists(tree)
+
+
+def as_lists(node: Any) -> Any:
+    """Maps keyed by list indexes only -> lists (missing indexes are null, as in Helm)."""
+    if not isinstance(node, dict):
+        return node
+    items = {k: as_lists(v) for k, v in node.items()}
+    if items and all(isinstance(k, int) for k in items):
+        return [items.get(i) for i in range(max(items) + 1)]
+    return items
 
 
 # --- rendering ------------------------------------------------------------------------

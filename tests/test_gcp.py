@@ -21,6 +21,7 @@ from tests.conftest import stack_values
 
 NAME = "gcp-usc1"
 EMAIL = "${gcp-usc1-operator-sa.email}"  # only GCP knows it: the mock's placeholder
+NODE_EMAIL = "${gcp-usc1-node-sa.email}"
 SUFFIX = "${gcp-usc1-storage-suffix.result}"
 BUCKET = f"ml-platform-gcp-usc1-{SUFFIX}"
 GCP_TYPES = {
@@ -30,6 +31,10 @@ GCP_TYPES = {
     "gcp:serviceaccount/account:Account",
     "gcp:serviceaccount/iAMMember:IAMMember",
     "gcp:storage/bucketIAMMember:BucketIAMMember",
+    "gcp:compute/network:Network",
+    "gcp:compute/subnetwork:Subnetwork",
+    "gcp:compute/firewall:Firewall",
+    "gcp:projects/iAMMember:IAMMember",
 }
 
 
@@ -162,7 +167,9 @@ def test_every_gcp_resource_uses_the_explicit_provider(plan: Plan) -> None:
 def test_every_child_has_the_target_as_parent(plan: Plan) -> None:
     target = plan.of_type("anyscale-cloud:gcp:GkeTarget")[0]["urn"]
     children = [r for r in plan.resources if r["type"].startswith(("gcp:", "random:", "pulumi:providers:")) and NAME in r["name"]]
-    assert len(children) == 12
+    # provider, cluster, 3 pools, bucket + suffix, operator SA + 2 bindings + 2 bucket
+    # grants, node SA + 2 project grants, VPC, subnet, firewall
+    assert len(children) == 19
     assert {r["parent"] for r in children} == {target}
 
 
@@ -198,9 +205,11 @@ def test_cluster(plan: Plan) -> None:
         "releaseChannel": {"channel": "REGULAR"},
         "removeDefaultNodePool": True,
         "initialNodeCount": 1,
-        "network": "default",
+        "nodeConfig": {"serviceAccount": NODE_EMAIL, "oauthScopes": ["https://www.googleapis.com/auth/cloud-platform"]},
+        "network": "${gcp-usc1-vpc.id}",
+        "subnetwork": "${gcp-usc1-subnet.id}",
         "networkingMode": "VPC_NATIVE",
-        "ipAllocationPolicy": {"clusterIpv4CidrBlock": "/14", "servicesIpv4CidrBlock": "/20"},
+        "ipAllocationPolicy": {"clusterSecondaryRangeName": "pods", "servicesSecondaryRangeName": "services"},
         "workloadIdentityConfig": {"workloadPool": "my-gcp-project.svc.id.goog"},
         "deletionProtection": False,
     }
@@ -306,7 +315,9 @@ def test_bucket(plan: Plan) -> None:
             {
                 "origins": ["https://console.azure.anyscale.com"],
                 "methods": ["GET", "HEAD", "PUT", "POST", "DELETE"],
-                "responseHeaders": ["Accept-Ranges", "Content-Range", "Content-Length"],
+                # GCS: the allowed request headers too, so every header (the console's PUT
+                # sends Content-Type, its ranged reads Range).
+                "responseHeaders": ["*"],
                 "maxAgeSeconds": 3600,
             }
         ],
@@ -339,11 +350,15 @@ def test_bucket_access_is_on_the_bucket_only(plan: Plan) -> None:
     assert all(bucket_urn in g["dependsOn"] for g in grants)
 
 
-def test_no_project_level_iam(plan: Plan) -> None:
-    project_iam = [r["type"] for r in plan.resources if re.match(r"gcp:(projects|organizations|folder)/", r["type"])]
-    assert project_iam == []
+def test_project_level_iam_is_the_node_accounts_only(plan: Plan) -> None:
+    project_iam = [r for r in plan.resources if re.match(r"gcp:(projects|organizations|folder)/", r["type"])]
+    assert sorted((r["type"], r["inputs"]["project"], r["inputs"]["role"], r["inputs"]["member"]) for r in project_iam) == [
+        ("gcp:projects/iAMMember:IAMMember", "my-gcp-project", "roles/artifactregistry.reader", f"serviceAccount:{NODE_EMAIL}"),
+        ("gcp:projects/iAMMember:IAMMember", "my-gcp-project", "roles/container.defaultNodeServiceAccount", f"serviceAccount:{NODE_EMAIL}"),
+    ]
     iam = [r for r in plan.resources if r["type"].startswith("gcp:") and "IAM" in r["type"]]
     assert {r["type"] for r in iam} == {
+        "gcp:projects/iAMMember:IAMMember",
         "gcp:serviceaccount/iAMMember:IAMMember",
         "gcp:storage/bucketIAMMember:BucketIAMMember",
     }

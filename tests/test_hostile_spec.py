@@ -58,13 +58,26 @@ def test_escape_sequences_are_never_printed_raw() -> None:
         ("resources[1].name", lambda c, r: r[1].__setitem__("name", {"secure": SECRET_TEXT})),
         ("resources[1].provider (aws-usw2)", lambda c, r: r[1].__setitem__("provider", {"secure": SECRET_TEXT})),
         ("resources[2].project (gcp-usc1)", lambda c, r: r[2].__setitem__("project", {"secure": SECRET_TEXT})),
+        # Secrets are accepted under addons.anyscaleOperator.values only, not next to it.
+        (
+            "resources[2].addons.anyscaleOperator.version (gcp-usc1)",
+            lambda c, r: r[2].__setitem__("addons", {"anyscaleOperator": {"version": {"secure": SECRET_TEXT}}}),
+        ),
+        (
+            "resources[3].storage.credentials.addressingStyle (onprem)",
+            lambda c, r: r[3]["storage"].update(
+                region="us-east-1",
+                credentials={"accessKeyId": "minio", "secretAccessKey": "k", "addressingStyle": {"secure": SECRET_TEXT}},
+            ),
+        ),
     ],
 )
 def test_a_secret_outside_a_secret_slot_is_rejected_and_never_echoed(where: str, mutate: Callable[..., None]) -> None:
     found = problems(mutate)
     assert "DO-NOT-ECHO" not in "".join(found)
     assert found == [
-        f"{where}: a secret ({{secure: ...}}) is not accepted here: only kubeconfig and cliToken are secrets; set this value in clear"
+        f"{where}: a secret ({{secure: ...}}) is not accepted here: only kubeconfig, cliToken, storage.credentials keys "
+        "and addons.anyscaleOperator.values are secrets; set this value in clear"
     ]
 
 

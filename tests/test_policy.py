@@ -109,6 +109,7 @@ def test_every_policy_has_a_name_description_and_level():
         "aks-network-policy",
         "eks-public-endpoint",
         "eks-access-entries",
+        "gke-default-network",
     }
 
 
@@ -1128,6 +1129,8 @@ PLANTED = [
     ("registration-order", True, "gcp-usc1-registration", _set(("inputs", "resourceName"), "AWS-USW2"), "gcp-usc1-registration", "but for case"),
     # issues 14 and 18 (EKS)
     ("storage-s3-tls-only", True, "aws-usw2-tls-only", None, "aws-usw2-bucket", "accepts requests over plain HTTP"),
+    ("gcs-cors-all-headers", True, "gcp-usc1-storage", _set(("inputs", "cors", 0, "responseHeaders"), ["Content-Range"]), "gcp-usc1-storage", "set responseHeaders to ['*']"),
+    ("gke-node-service-account", True, "gcp-usc1-operator-sa", _retype("gcp:container/nodePool:NodePool", {"cluster": "gke-x", "nodeConfig": {"machineType": "e2-standard-4"}}), "gcp-usc1-operator-sa", "Compute Engine default service account"),
 ]
 
 
@@ -1345,7 +1348,7 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     # The simulation holds: the project's packages cannot be imported there.
     assert found["importable"] == {"components": False, "preflight": False, "policy": False}
     assert found["pack"] == "anyscale-cloud"
-    assert len(found["policies"]) == len(POLICIES) == 34
+    assert len(found["policies"]) == len(POLICIES) == 37
     assert {"registration-properties", "console-cors", "operator-chart-keys"} <= set(found["policies"])
     outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
     assert outside == []

@@ -20,6 +20,12 @@ BUCKET_ROLES = {
     "bucket": "roles/storage.legacyBucketReader",
 }
 
+# GCS has one header list per CORS rule, `responseHeader`: it is both the request
+# headers a preflight may ask for (Access-Control-Allow-Headers) and the response
+# headers exposed. Listing only the range headers fails the console's preflights
+# (a PUT with Content-Type, a ranged read): every header, as on the other clouds.
+RESPONSE_HEADERS = ["*"]
+
 
 @dataclass(frozen=True)
 class Bucket:
@@ -42,7 +48,7 @@ def create_bucket(scope: Scope, spec: GcpResource) -> tuple[random.RandomString,
             {
                 "origins": [defaults.CONSOLE_ORIGIN],
                 "methods": defaults.CORS_METHODS,
-                "response_headers": defaults.CORS_EXPOSED_HEADERS,
+                "response_headers": RESPONSE_HEADERS,
                 "max_age_seconds": defaults.CORS_MAX_AGE_SECONDS,
             }
         ],

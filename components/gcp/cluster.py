@@ -1,23 +1,18 @@
-"""The regional GKE cluster on the project's default VPC, and its kubeconfig."""
+"""The regional GKE cluster in its network (components/gcp/network.py), and its kubeconfig."""
 from __future__ import annotations
 
 import pulumi
 import pulumi_gcp as gcp
 
 from components.gcp.names import kubeconfig
+from components.gcp.network import Network
+from components.gcp.pools import OAUTH_SCOPES
 from components.names import gke_cluster_name
 from components.scope import Scope
 from components.spec import GcpResource
 
-# The project's default VPC. A VPC of our own could not be deleted on destroy: GKE
-# leaves behind the forwarding and firewall rules of LoadBalancer Services (the gateway).
-NETWORK = "default"
-# GKE-managed pod and service ranges of the default sizes, chosen by GKE in the subnet.
-POD_RANGE = "/14"
-SERVICE_RANGE = "/20"
 
-
-def build_cluster(scope: Scope, spec: GcpResource) -> gcp.container.Cluster:
+def build_cluster(scope: Scope, spec: GcpResource, network: Network, node_account: pulumi.Input[str]) -> gcp.container.Cluster:
     cluster = spec.cluster
     return gcp.container.Cluster(
         f"{spec.name}-gke",
@@ -28,12 +23,20 @@ def build_cluster(scope: Scope, spec: GcpResource) -> gcp.container.Cluster:
         # Pools are NodePool resources of their own; GKE needs one to start with.
         remove_default_node_pool=True,
         initial_node_count=1,
-        network=NETWORK,
+        # Even the short-lived default pool runs as the nodes' account, not the Compute
+        # Engine default one (which an organisation policy may have stripped or removed).
+        node_config={"service_account": node_account, "oauth_scopes": OAUTH_SCOPES},
+        network=network.network,
+        subnetwork=network.subnetwork,
         networking_mode="VPC_NATIVE",
-        ip_allocation_policy={"cluster_ipv4_cidr_block": POD_RANGE, "services_ipv4_cidr_block": SERVICE_RANGE},
+        # Pods and services get the subnet's secondary ranges (alias IPs).
+        ip_allocation_policy={
+            "cluster_secondary_range_name": network.pods_range,
+            "services_secondary_range_name": network.services_range,
+        },
         workload_identity_config={"workload_pool": f"{spec.project}.svc.id.goog"},
         deletion_protection=scope.ctx.protect,
-        opts=scope.guarded(),
+        opts=scope.guarded(depends_on=network.resources),
     )
 
 

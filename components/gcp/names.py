@@ -24,3 +24,4 @@ def kubeconfig(name: str, endpoint: str, ca_certificate: str) -> str:
     """An exec kubeconfig: no static credential, a token from gcloud at each use."""
     exec_ = {"command": AUTH_PLUGIN, "installHint": AUTH_PLUGIN_HINT, "provideClusterInfo": True}
     return exec_kubeconfig(name, f"https://{endpoint}", ca_certificate, exec_)
+

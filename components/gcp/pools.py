@@ -1,13 +1,17 @@
 """GKE node pools: the system pool and one pool per spec pool (autoscaling, spot, GPUs)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
 import pulumi_gcp as gcp
 
 from components import defaults
 from components.names import SYSTEM_POOL, pool_logical_name
 from components.nodepools import Taint, gpu_selector, pool_labels, pool_taints
 from components.scope import Scope
-from components.spec import GcpResource, NodePoolSpec
+from components.spec import GcpResource, GkeNodePool, NodePoolSpec
 
 # Kubernetes taint effects -> the GKE API's spelling.
 TAINT_EFFECTS: dict[str, str] = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE", "NoExecute": "NO_EXECUTE"}
@@ -34,8 +38,8 @@ def gke_taint(taint: Taint) -> gcp.container.NodePoolNodeConfigTaintArgsDict:
     return {"key": taint.key, "value": taint.value, "effect": TAINT_EFFECTS[taint.effect]}
 
 
-def worker_config(pool: NodePoolSpec) -> gcp.container.NodePoolNodeConfigArgsDict:
-    node_config: gcp.container.NodePoolNodeConfigArgsDict = {
+def worker_config(pool: GkeNodePool) -> dict[str, Any]:
+    node_config: dict[str, Any] = {
         "machine_type": pool.instance_type,
         "spot": pool.capacity_type == "SPOT",
         "taints": [gke_taint(t) for t in pool_taints(pool)],
@@ -48,14 +52,32 @@ def worker_config(pool: NodePoolSpec) -> gcp.container.NodePoolNodeConfigArgsDic
     return node_config
 
 
+@dataclass(frozen=True)
+class PoolArgs:
+    """What every pool of a cluster shares."""
+
+    cluster: gcp.container.Cluster
+    node_account: pulumi.Input[str]  # the nodes' service account email
+
+
 def node_pool(
-    scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster, name: str, node_config: gcp.container.NodePoolNodeConfigArgsDict, min_count: int, max_count: int, spot: bool
+    scope: Scope,
+    spec: GcpResource,
+    shared: PoolArgs,
+    name: str,
+    node_config: dict[str, Any],
+    min_count: int,
+    max_count: int,
+    spot: bool,
+    zones: list[str] | None = None,
 ) -> gcp.container.NodePool:
     return gcp.container.NodePool(
         pool_logical_name(spec.name, name),
         name=name,
-        cluster=cluster.name,
+        cluster=shared.cluster.name,
         location=spec.region,
+        # The pool's zones (nodeLocations); by default the cluster's (GKE picks three).
+        **({"node_locations": zones} if zones else {}),
         # Per zone; the autoscaler then keeps the pool within the spec's totals.
         initial_node_count=1 if min_count > 0 else 0,
         # The spec's counts are totals for the pool (as on AKS), not per zone.
@@ -68,6 +90,7 @@ def node_pool(
         management={"auto_repair": True, "auto_upgrade": True},
         node_config={
             **node_config,
+            "service_account": shared.node_account,
             "oauth_scopes": OAUTH_SCOPES,
             # Pods get their Kubernetes service account's identity, not the node's.
             "workload_metadata_config": {"mode": "GKE_METADATA"},
@@ -79,13 +102,13 @@ def node_pool(
     )
 
 
-def build_system_pool(scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster) -> gcp.container.NodePool:
+def build_system_pool(scope: Scope, spec: GcpResource, shared: PoolArgs) -> gcp.container.NodePool:
     system = spec.cluster.system_pool
-    return node_pool(scope, spec, cluster, SYSTEM_POOL, {"machine_type": system.instance_type}, system.min_count, system.max_count, spot=False)
+    return node_pool(scope, spec, shared, SYSTEM_POOL, {"machine_type": system.instance_type}, system.min_count, system.max_count, spot=False)
 
 
-def build_pools(scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster) -> list[gcp.container.NodePool]:
+def build_pools(scope: Scope, spec: GcpResource, shared: PoolArgs) -> list[gcp.container.NodePool]:
     return [
-        node_pool(scope, spec, cluster, p.name, worker_config(p), p.min_count, p.max_count, p.capacity_type == "SPOT")
+        node_pool(scope, spec, shared, p.name, worker_config(p), p.min_count, p.max_count, p.capacity_type == "SPOT", p.zones)
         for p in spec.cluster.node_pools
     ]

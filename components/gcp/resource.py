@@ -4,10 +4,12 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
+from components.gcp.apis import AfterApis, build_apis
 from components.gcp.bucket import build_bucket
 from components.gcp.cluster import build_cluster, cluster_kubeconfig
-from components.gcp.identity import build_account
-from components.gcp.pools import build_pools, build_system_pool
+from components.gcp.identity import build_account, build_node_account
+from components.gcp.network import build_network
+from components.gcp.pools import PoolArgs, build_pools, build_system_pool
 from components.kube import kubernetes_provider
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
@@ -16,7 +18,8 @@ from components.target import CloudContext, Target
 
 
 class GkeCluster(pulumi.ComponentResource):
-    """A regional GKE cluster with Workload Identity, a GCS bucket with the console's
+    """A regional GKE cluster with Workload Identity in a VPC of its own (or the one given),
+    its nodes running as a service account of their own, a GCS bucket with the console's
     CORS rule, and the operator's service account bound to its Kubernetes service account."""
 
     target: Target
@@ -25,10 +28,14 @@ class GkeCluster(pulumi.ComponentResource):
         # The type token predates the class name: it is part of every child's URN.
         super().__init__("anyscale-cloud:gcp:GkeTarget", spec.name, None, opts)
         provider = gcp.Provider(f"{spec.name}-gcp", project=spec.project, region=spec.region, opts=pulumi.ResourceOptions(parent=self))
-        scope = Scope(ctx, self, provider)
-        cluster = build_cluster(scope, spec)
-        system_pool = build_system_pool(scope, spec, cluster)
-        pools = [system_pool, *build_pools(scope, spec, cluster)]
+        apis = build_apis(Scope(ctx, self, provider), spec)
+        scope = AfterApis(ctx, self, provider, tuple(apis))
+        network = build_network(scope, spec)
+        nodes = build_node_account(scope, spec)
+        cluster = build_cluster(scope, spec, network, nodes.account.email)
+        shared = PoolArgs(cluster, nodes.account.email)
+        system_pool = build_system_pool(scope, spec, shared)
+        pools = [system_pool, *build_pools(scope, spec, shared)]
         operator = build_account(scope, spec, cluster)
         bucket = build_bucket(scope, spec, operator.member)
         kubeconfig = cluster_kubeconfig(spec, cluster)
@@ -54,7 +61,16 @@ class GkeCluster(pulumi.ComponentResource):
             # GKE installs the drivers and its own device plugin on GPU nodes; a second
             # plugin would crash-loop and fail the atomic release.
             install_device_plugin=False,
-            ready=[cluster, *pools, *bucket.resources, operator.account, operator.workload_identity, *bucket.grants],
+            ready=[
+                cluster,
+                *pools,
+                *bucket.resources,
+                operator.account,
+                operator.workload_identity,
+                operator.token_creator,
+                *bucket.grants,
+                *nodes.grants,
+            ],
         )
         self.register_outputs(
             {"cluster_name": cluster.name, "bucket_uri": bucket.uri, "service_account_email": email, "kubeconfig": kubeconfig}

@@ -121,3 +121,10 @@ FORBIDDEN_KEYS: dict[str, str] = {
         "object itself)"
     ),
 }
+
+
+def listed_or_under(key: str, allowed: frozenset[str] | set[str] = TEMPLATE_KEYS) -> bool:
+    """Listed, or under a listed key whose value is a map or list (a node selector's labels).
+    Used by the pack's operator-chart-keys policy and by the spec's `values` check."""
+    parts = key.split(".")
+    return any(".".join(parts[:n]) in allowed for n in range(1, len(parts) + 1))

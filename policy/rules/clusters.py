@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS
+from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS, listed_or_under
 from rules.values import MISSING, UNKNOWN, flatten, get, is_map, is_unknown, keys, raw, sample, type_is
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -165,7 +165,7 @@ def chart_key_problems(settings: Any, extra_allowed: list[str]) -> list[str]:
     for key in sorted(settings):
         if key in FORBIDDEN_KEYS:
             problems.append(f"sets {key}: {FORBIDDEN_KEYS[key]}; remove it")
-        elif not _accepted(key, allowed):
+        elif not listed_or_under(key, allowed):
             unread.append(key)
     if unread:
         problems.append(
@@ -173,9 +173,3 @@ def chart_key_problems(settings: Any, extra_allowed: list[str]) -> list[str]:
             "ignores unknown keys (no values schema); fix the spelling or remove them (see policy/rules/chart_keys.py)"
         )
     return problems
-
-
-def _accepted(key: str, allowed: set[str]) -> bool:
-    """Listed, or under a listed key whose value is a map or list (a node selector's labels)."""
-    parts = key.split(".")
-    return any(".".join(parts[:n]) in allowed for n in range(1, len(parts) + 1))

@@ -1,0 +1,112 @@
+"""GKE: clusters off the project's `default` VPC, nodes off the Compute Engine default
+service account, and GCS CORS rules that allow every request header (issue 14).
+
+Pure checks over plan properties, and the policies that run them (POLICIES, listed in
+policies.py's ALL_POLICIES)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy
+from rules.values import MISSING, UNKNOWN, elements, get, is_unknown, strings, type_is
+
+CLUSTER = "gcp:container/cluster:Cluster"
+NODE_POOL = "gcp:container/nodePool:NodePool"
+GCS_BUCKET = "gcp:storage/bucket:Bucket"
+# `default`, or its path / self link (.../projects/<p>/global/networks/default).
+DEFAULT_NETWORK_RE = re.compile(r"^(.*/)?networks/default$|^default$")
+# <project-number>-compute@developer.gserviceaccount.com, or `default` (the same account).
+DEFAULT_ACCOUNT_RE = re.compile(r"^[0-9]+-compute@developer\.gserviceaccount\.com$|^default$")
+
+
+def default_network_problems(props: Any) -> list[str]:
+    network = get(props, "network")
+    if network is UNKNOWN or is_unknown(network):
+        return []
+    if network is MISSING or (isinstance(network, str) and DEFAULT_NETWORK_RE.fullmatch(network)):
+        return [
+            "runs on the project's `default` VPC: it may be absent (organisation policy "
+            "compute.skipDefaultNetworkCreation) and its firewall rules open SSH and RDP to the internet; leave "
+            "cluster.network unset (the program creates a VPC) or name a network of your own"
+        ]
+    return []
+
+
+def _account_problem(where: str, node_config: Any) -> list[str]:
+    account = get(node_config, "serviceAccount") if node_config not in (MISSING, UNKNOWN) else node_config
+    if account is UNKNOWN or is_unknown(account):
+        return []
+    if account is MISSING or (isinstance(account, str) and DEFAULT_ACCOUNT_RE.fullmatch(account)):
+        return [
+            f"{where} run as the Compute Engine default service account (Editor on the project in many projects): "
+            "a compromised node gets all of it; give nodeConfig.serviceAccount a service account of their own"
+        ]
+    return []
+
+
+def node_account_problems(resource_type: str, props: Any) -> list[str]:
+    if type_is(resource_type, NODE_POOL):
+        return _account_problem("the pool's nodes", get(props, "nodeConfig"))
+    if not type_is(resource_type, CLUSTER):
+        return []
+    problems = []
+    # The default pool exists (briefly, with removeDefaultNodePool) with nodeConfig's account.
+    if get(props, "nodeConfig") is not MISSING or get(props, "removeDefaultNodePool") is not True:
+        problems += _account_problem("the default pool's nodes", get(props, "nodeConfig"))
+    for pool in elements(get(props, "nodePools")):
+        problems += _account_problem("the inline pool's nodes", get(pool, "nodeConfig") if pool is not UNKNOWN else UNKNOWN)
+    return problems
+
+
+def gcs_cors_header_problems(props: Any) -> list[str]:
+    """GCS's `responseHeader` is the Access-Control-Allow-Headers of a preflight too."""
+    problems = []
+    for rule in elements(get(props, "cors")):
+        if rule is UNKNOWN:
+            continue
+        headers = strings(get(rule, "responseHeaders"))
+        if headers is UNKNOWN or UNKNOWN in headers or "*" in headers:
+            continue
+        origins = strings(get(rule, "origins"))
+        shown = ", ".join(o for o in origins if isinstance(o, str)) if origins is not UNKNOWN else "?"
+        problems.append(
+            f"the CORS rule for {shown} lists responseHeaders {headers}: on GCS this list is also the request "
+            "headers a preflight may ask for, so the console's PUT (Content-Type) and ranged reads (Range) fail "
+            "their preflight; set responseHeaders to ['*']"
+        )
+    return problems
+
+
+def _policy(name: str, description: str, level: EnforcementLevel, check: Callable[[str, Any], list[str]]) -> ResourceValidationPolicy:
+    def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
+        for message in check(args.resource_type, args.props):
+            report(message, None)
+
+    return ResourceValidationPolicy(name=name, description=description, validate=validate, enforcement_level=level)
+
+
+POLICIES = [
+    _policy(
+        "gke-default-network",
+        "GKE clusters do not run on the project's `default` VPC (often absent; SSH and RDP open to the internet). "
+        "Advisory: an existing stack may have to stay there.",
+        EnforcementLevel.ADVISORY,
+        lambda kind, props: default_network_problems(props) if type_is(kind, CLUSTER) else [],
+    ),
+    _policy(
+        "gke-node-service-account",
+        "GKE nodes (clusters' default pools and node pools) run as a service account of their own, never the Compute "
+        "Engine default one.",
+        EnforcementLevel.MANDATORY,
+        node_account_problems,
+    ),
+    _policy(
+        "gcs-cors-all-headers",
+        "GCS bucket CORS rules list '*' in responseHeaders: on GCS that list is also the allowed request headers, "
+        "and the console's uploads and ranged reads send Content-Type and Range.",
+        EnforcementLevel.MANDATORY,
+        lambda kind, props: gcs_cors_header_problems(props) if type_is(kind, GCS_BUCKET) else [],
+    ),
+]
