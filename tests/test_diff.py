@@ -354,7 +354,7 @@ def test_text_colour_only_when_asked(base: Plan) -> None:
 
 def test_markdown_has_a_table_and_details(base: Plan) -> None:
     text = render_markdown(sample_changes(base))
-    assert "| `+-` | replace | `aws-usw2-registration` | `azure-native:resources:Resource` | aws-usw2 | " \
+    assert "| `+-` | replace | `aws-usw2-registration` | `azure-native:resources:Resource` | `aws-usw2` | " \
            "**disruptive** |" in text
     assert "<details><summary><code>+-</code> replace <code>aws-usw2-registration</code>, disruptive</summary>" in text
     assert "**Why this is disruptive:**" in text
