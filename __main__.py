@@ -1,4 +1,5 @@
 """anyscale-cloud: read the stack spec, build one AnyscaleCloud, export its outputs."""
+
 import json
 from typing import Any
 

@@ -5,6 +5,7 @@ Gateway objects, the KubeRay operator, the NVIDIA device plugin where there are 
 pools, and the Anyscale operator: the AKS cluster extension on AKS, the Helm chart
 elsewhere, configured with the same keys either way.
 """
+
 from __future__ import annotations
 
 import re
@@ -65,7 +66,15 @@ class KubernetesObject(pulumi.CustomResource):
 
     status: pulumi.Output[Any]
 
-    def __init__(self, name: str, api_version: str, kind: str, metadata: dict[str, Any], spec: dict[str, Any], opts: pulumi.ResourceOptions):
+    def __init__(
+        self,
+        name: str,
+        api_version: str,
+        kind: str,
+        metadata: dict[str, Any],
+        spec: dict[str, Any],
+        opts: pulumi.ResourceOptions,
+    ):
         props = {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": None}
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=kubernetes_plugin_version()))
         super().__init__(f"kubernetes:{api_version}:{kind}", name, props, opts)
@@ -94,7 +103,9 @@ def gateway_listeners(cloud_resource_id: str) -> list[dict[str, Any]]:
     return listeners
 
 
-def operator_settings(target: Target, cloud_resource_id: pulumi.Input[str], gateway_address: pulumi.Input[str]) -> dict[str, Any]:
+def operator_settings(
+    target: Target, cloud_resource_id: pulumi.Input[str], gateway_address: pulumi.Input[str]
+) -> dict[str, Any]:
     """The chart keys we set (flat, dotted). Every key must be one the chart's templates
     read (shared/reference): Helm silently ignores anything else."""
     settings: dict[str, Any] = {
@@ -256,7 +267,9 @@ class ClusterAddons(pulumi.ComponentResource):
             # (platform.md 9.2). Select the label every GPU pool carries on every provider
             # (nodepools.pool_labels) and no CPU pool does; the list replaces the default's.
             gpu_nodes = {"matchExpressions": [{"key": ACCELERATOR_TAINT, "operator": "In", "values": ["GPU"]}]}
-            affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [gpu_nodes]}}}
+            affinity = {
+                "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [gpu_nodes]}}
+            }
             self._release(
                 "nvidia-device-plugin",
                 plugin,
@@ -293,7 +306,9 @@ class ClusterAddons(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions.merge(self._k8s, extra),
         )
 
-    def _gateway(self, envoy: pulumi.Resource, namespace: pulumi.Resource, cloud_resource_id: pulumi.Input[str]) -> KubernetesObject:
+    def _gateway(
+        self, envoy: pulumi.Resource, namespace: pulumi.Resource, cloud_resource_id: pulumi.Input[str]
+    ) -> KubernetesObject:
         after_crds = pulumi.ResourceOptions.merge(self._owns_lb, pulumi.ResourceOptions(depends_on=[envoy]))
         proxy = KubernetesObject(
             f"{self._name}-envoy-proxy",
@@ -317,7 +332,12 @@ class ClusterAddons(pulumi.ComponentResource):
             {"name": defaults.GATEWAY_CLASS},
             {
                 "controllerName": "gateway.envoyproxy.io/gatewayclass-controller",
-                "parametersRef": {"group": "gateway.envoyproxy.io", "kind": "EnvoyProxy", "name": ENVOY_PROXY_NAME, "namespace": ENVOY_NAMESPACE},
+                "parametersRef": {
+                    "group": "gateway.envoyproxy.io",
+                    "kind": "EnvoyProxy",
+                    "name": ENVOY_PROXY_NAME,
+                    "namespace": ENVOY_NAMESPACE,
+                },
             },
             pulumi.ResourceOptions.merge(after_crds, pulumi.ResourceOptions(depends_on=[proxy])),
         )
@@ -338,7 +358,9 @@ class ClusterAddons(pulumi.ComponentResource):
             pulumi.ResourceOptions.merge(after_crds, pulumi.ResourceOptions(depends_on=[gateway_class, namespace])),
         )
 
-    def _extension(self, settings: dict[str, Any], protected: dict[str, Any], args: AddonsArgs) -> kubernetesconfiguration.Extension:
+    def _extension(
+        self, settings: dict[str, Any], protected: dict[str, Any], args: AddonsArgs
+    ) -> kubernetesconfiguration.Extension:
         ext = self._target.operator_extension
         assert ext is not None
         return kubernetesconfiguration.Extension(
@@ -356,9 +378,7 @@ class ClusterAddons(pulumi.ComponentResource):
             scope={"cluster": {"release_namespace": defaults.OPERATOR_NAMESPACE}},
             configuration_settings={k: as_extension_setting(v) for k, v in settings.items()},
             # Omitted keys keep their value from an earlier install: clear the token.
-            configuration_protected_settings=pulumi.Output.secret(
-                {"global.auth.anyscaleCliToken": "", **protected}
-            ),
+            configuration_protected_settings=pulumi.Output.secret({"global.auth.anyscaleCliToken": "", **protected}),
             opts=pulumi.ResourceOptions(
                 parent=self,
                 provider=ext.azure_provider,
@@ -391,4 +411,3 @@ class ClusterAddons(pulumi.ComponentResource):
                 deleted_with=self._after_registration or self._target.cluster,
             ),
         )
-

@@ -1,4 +1,5 @@
 """AnyscaleCloud: the cloud's ARM record, its registry, and the ordered cloud resources."""
+
 from __future__ import annotations
 
 import pulumi
@@ -82,12 +83,16 @@ class AnyscaleCloud(pulumi.ComponentResource):
             tags=cloud.tags,
             opts=guarded,
         )
-        record_info = CloudRecord(cloud.name, group.name, cloud.location, cloud.api_version, azure, record, cloud.protect)
+        record_info = CloudRecord(
+            cloud.name, group.name, cloud.location, cloud.api_version, azure, record, cloud.protect
+        )
 
         self.resources = {}
         previous: pulumi.Resource | None = None
         for index, resource in enumerate(spec.resources):
-            ctx = CloudContext(cloud.name, group.name, azure, rand, registry.id, cloud.tags, cloud.protect, is_primary=index == 0)
+            ctx = CloudContext(
+                cloud.name, group.name, azure, rand, registry.id, cloud.tags, cloud.protect, is_primary=index == 0
+            )
             built = CloudResource(resource, ctx, record_info, previous, child)
             self.resources[resource.name] = built
             previous = built.registration.resource

@@ -1,4 +1,5 @@
 """CloudResource: one cloud resource's provider target, its registration, and its add-ons."""
+
 from __future__ import annotations
 
 import pulumi
@@ -54,7 +55,9 @@ class CloudResource(pulumi.ComponentResource):
         # deletes the registration while the operator still runs (see ClusterAddons).
         operator_home = [self.addons.namespace] if target.cluster is None else []
         self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child, operator_home)
-        self.addons.install(AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, self.registration.resource))
+        self.addons.install(
+            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, self.registration.resource)
+        )
         self.cloud_resource_id = self.registration.cloud_resource_id
         self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)
         self.bucket_endpoint = pulumi.Output.from_input(target.bucket_endpoint)

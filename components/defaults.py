@@ -3,6 +3,7 @@
 Kept as data in one place so that a version bump is a one-line change that shows up
 in review, and so that the spec, the components and the tests agree on the values.
 """
+
 from typing import Final
 
 from policy.rules import platform as rules
@@ -15,9 +16,7 @@ PLATFORM_APP_ID: Final = "086bc555-6989-4362-ba30-fded273e432b"
 OPERATOR_AUDIENCE: Final = f"api://{PLATFORM_APP_ID}/.default"
 OPERATOR_NAMESPACE: Final = "anyscale-operator"
 OPERATOR_SERVICE_ACCOUNT: Final = "anyscale-operator"
-WORKLOAD_IDENTITY_SUBJECT: Final = (
-    f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}"
-)
+WORKLOAD_IDENTITY_SUBJECT: Final = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}"
 GATEWAY_NAME: Final = "gateway"
 GATEWAY_CLASS: Final = "eg"
 # Hostnames follow the control plane, not the cluster: the same for every resource.

@@ -4,6 +4,7 @@ Nothing is created outside the cluster: the user supplies the kubeconfig, the bu
 (with the console's CORS rule already set on it) and an Anyscale CLI token, which the
 operator uses instead of a cloud identity; for an S3-compatible bucket (MinIO), its
 keys, endpoint and addressing style (storage.credentials)."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """How the program talks to a cluster: exec kubeconfigs and the Kubernetes provider."""
+
 from __future__ import annotations
 
 import json

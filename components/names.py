@@ -7,6 +7,7 @@ name against the cloud's real limits and for collisions, before a resource is de
 A name the cloud makes globally unique carries a random suffix (a `RandomString` the
 component creates); the spec checks such names with the longest suffix there can be.
 """
+
 from __future__ import annotations
 
 import re
@@ -53,54 +54,96 @@ RULES = {
     "registry": Rule("container registry name", 5, 50, r"[a-zA-Z0-9]+", "5-50 letters and digits"),
     "storage_account": Rule("storage account name", 3, 24, r"[a-z0-9]+", "3-24 lowercase letters and digits"),
     "aks_cluster": Rule(
-        "AKS cluster name", 1, 63, r"[a-zA-Z0-9]([-_a-zA-Z0-9]*[a-zA-Z0-9])?",
+        "AKS cluster name",
+        1,
+        63,
+        r"[a-zA-Z0-9]([-_a-zA-Z0-9]*[a-zA-Z0-9])?",
         "1-63 letters, digits, '-' and '_', starting and ending with a letter or digit",
     ),
     "aks_dns_prefix": Rule(
-        "AKS dnsPrefix", 1, 54, r"[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?",
+        "AKS dnsPrefix",
+        1,
+        54,
+        r"[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?",
         "1-54 letters, digits and '-', starting and ending with a letter or digit",
     ),
-    "aks_pool": Rule("AKS node pool name", 1, 12, r"[a-z][a-z0-9]*", "at most 12 lowercase letters and digits, starting with a letter"),
+    "aks_pool": Rule(
+        "AKS node pool name",
+        1,
+        12,
+        r"[a-z][a-z0-9]*",
+        "at most 12 lowercase letters and digits, starting with a letter",
+    ),
     "azure_vnet": Rule(
-        "virtual network name", 2, 64, r"[a-zA-Z0-9]([-._a-zA-Z0-9]*[_a-zA-Z0-9])?",
+        "virtual network name",
+        2,
+        64,
+        r"[a-zA-Z0-9]([-._a-zA-Z0-9]*[_a-zA-Z0-9])?",
         "2-64 letters, digits, '-', '.' and '_', starting with a letter or digit, ending with a letter, digit or '_'",
     ),
     "azure_identity": Rule(
-        "managed identity name", 3, 128, r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
+        "managed identity name",
+        3,
+        128,
+        r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
         "3-128 letters, digits, '-' and '_', starting with a letter or digit",
     ),
     "eks_cluster": Rule(
-        "EKS cluster name", 1, 100, r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
+        "EKS cluster name",
+        1,
+        100,
+        r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
         "1-100 letters, digits, '-' and '_', starting with a letter or digit",
     ),
     "eks_node_group": Rule(
-        "EKS node group name", 1, 63, r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
+        "EKS node group name",
+        1,
+        63,
+        r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
         "1-63 letters, digits, '-' and '_', starting with a letter or digit",
     ),
     "s3_bucket": Rule(
-        "S3 bucket name", 3, 63, r"[a-z0-9][-.a-z0-9]*[a-z0-9]",
+        "S3 bucket name",
+        3,
+        63,
+        r"[a-z0-9][-.a-z0-9]*[a-z0-9]",
         "3-63 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
         # docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
         reserved=S3_RESERVED,
     ),
     "gke_cluster": Rule(
-        "GKE cluster name", 1, 40, r"[a-z]([-a-z0-9]*[a-z0-9])?",
+        "GKE cluster name",
+        1,
+        40,
+        r"[a-z]([-a-z0-9]*[a-z0-9])?",
         "1-40 lowercase letters, digits and '-', starting with a letter, not ending with '-'",
     ),
     "gke_pool": Rule(
-        "GKE node pool name", 1, 40, r"[a-z]([-a-z0-9]*[a-z0-9])?",
+        "GKE node pool name",
+        1,
+        40,
+        r"[a-z]([-a-z0-9]*[a-z0-9])?",
         "1-40 lowercase letters, digits and '-', starting with a letter, not ending with '-'",
     ),
     "gcp_account": Rule(
-        "GCP service account ID", 6, 30, r"[a-z]([-a-z0-9]*[a-z0-9])",
+        "GCP service account ID",
+        6,
+        30,
+        r"[a-z]([-a-z0-9]*[a-z0-9])",
         "6-30 characters of the form [a-z]([-a-z0-9]*[a-z0-9])",
     ),
     "gcp_network": Rule(
-        "GCP network name", 1, 63, r"[a-z]([-a-z0-9]*[a-z0-9])?",
+        "GCP network name",
+        1,
+        63,
+        r"[a-z]([-a-z0-9]*[a-z0-9])?",
         "1-63 characters of the form [a-z]([-a-z0-9]*[a-z0-9])?",
     ),
     "gcs_bucket": Rule(
-        "GCS bucket name", 3, 63, r"[a-z0-9][-_a-z0-9]*[a-z0-9]",
+        "GCS bucket name",
+        3,
+        63,
+        r"[a-z0-9][-_a-z0-9]*[a-z0-9]",
         "3-63 lowercase letters, digits, '-' and '_', starting and ending with a letter or digit",
         # cloud.google.com/storage/docs/buckets#naming: no "goog" prefix, no "google" or misspellings
         reserved=GCS_RESERVED,
@@ -267,10 +310,14 @@ def uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
             name("eks_cluster", eks_cluster_name(cloud, res.name), at, ("eks-cluster", res.region))
             if res.storage.bucket is None:
                 name("s3_bucket", s3_bucket_name(cloud, res.name, "0" * S3_SUFFIX), at)
-            found.append(Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, SYSTEM_POOL), at))
+            found.append(
+                Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, SYSTEM_POOL), at)
+            )
             for pool, loc in pool_locs:
                 name("eks_node_group", pool, loc)
-                found.append(Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, pool), loc))
+                found.append(
+                    Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, pool), loc)
+                )
         elif res.provider == "GCP":
             project = res.project
             name("gke_cluster", gke_cluster_name(cloud, res.name), at, ("gke-cluster", project, res.region))

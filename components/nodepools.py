@@ -1,4 +1,5 @@
 """Taints and labels of worker pools (platform.md 7), shared by every provider module."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -16,6 +16,7 @@ Reserve (what a node keeps for itself, so the pod shape fits its allocatable):
   250 pods + 50 MB, at most 25%); EKS's (255 MiB + 11 MiB per pod) is below both.
   Plus 100 MiB eviction threshold and 1.5 GiB for daemonsets and sidecars. Whole GiB.
 """
+
 from __future__ import annotations
 
 import math
@@ -52,7 +53,11 @@ class Shape:
         resources: dict[str, Any] = {"CPU": self.cpu, "memory": f"{self.memory_gib}Gi"}
         if self.gpus:
             resources |= {"GPU": self.gpus, "accelerators": [self.accelerator]}
-        return {"resources": resources, "nodeSelector": dict(self.node_selector), "tolerations": [dict(t) for t in self.tolerations]}
+        return {
+            "resources": resources,
+            "nodeSelector": dict(self.node_selector),
+            "tolerations": [dict(t) for t in self.tolerations],
+        }
 
 
 def reserved_cpu(vcpu: int) -> int:

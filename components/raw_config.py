@@ -5,6 +5,7 @@ whole document instead of in each field: no control characters (a name ending in
 newline would reach an immutable registration; escape sequences would reach a reviewer's
 terminal), and `{secure: ...}` only where a secret belongs (a secret in a tag or a name
 would be stored and shown in clear)."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -25,7 +26,9 @@ def is_secret_key(loc: tuple[Any, ...]) -> bool:
     """A config location that holds a secret as a whole (never inspected)."""
     if loc and loc[-1] in SECRET_KEYS:
         return True
-    return len(loc) == 5 and loc[0] == "resources" and loc[2:4] == ("storage", "credentials") and loc[4] in CREDENTIAL_KEYS
+    return (
+        len(loc) == 5 and loc[0] == "resources" and loc[2:4] == ("storage", "credentials") and loc[4] in CREDENTIAL_KEYS
+    )
 
 
 def may_be_secret(loc: tuple[Any, ...]) -> bool:
@@ -52,7 +55,9 @@ def printable(text: str) -> str:
     if not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
         return text
     return "".join(
-        char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") else char
+        char.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")
+        else char
         for char in text
     )
 
@@ -62,14 +67,20 @@ def raw_problems(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[
     if is_secret_key(loc) or (is_secure(value) and may_be_secret(loc)):
         return  # a secret is opaque: never inspected, never echoed
     if is_secure(value):
-        yield loc, (
-            "a secret ({secure: ...}) is not accepted here: only kubeconfig, cliToken, storage.credentials keys "
-            "and addons.anyscaleOperator.values are secrets; set this value in clear"
+        yield (
+            loc,
+            (
+                "a secret ({secure: ...}) is not accepted here: only kubeconfig, cliToken, storage.credentials keys "
+                "and addons.anyscaleOperator.values are secrets; set this value in clear"
+            ),
         )
     elif isinstance(value, dict):
         for child_key, child in value.items():
             if isinstance(child_key, str) and control_character(child_key):
-                yield (*loc, child_key), f"the key contains the control or format character {control_character(child_key)}; remove it"
+                yield (
+                    (*loc, child_key),
+                    f"the key contains the control or format character {control_character(child_key)}; remove it",
+                )
                 continue
             yield from raw_problems(child, (*loc, child_key))
     elif isinstance(value, list):

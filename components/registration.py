@@ -1,4 +1,5 @@
 """CloudResourceRegistration: the `Anyscale.Platform/clouds/cloudResources` ARM record."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

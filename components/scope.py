@@ -1,5 +1,6 @@
 """Where a provider's builders create their resources: under the provider's component,
 through the provider's explicit provider resource."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

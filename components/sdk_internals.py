@@ -3,6 +3,7 @@
 Nothing else in components/ may reach into an SDK's underscore modules: when an SDK
 upgrade moves one of these, tests/test_sdk_internals.py fails and names it here.
 """
+
 from __future__ import annotations
 
 from typing import Any

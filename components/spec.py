@@ -5,6 +5,7 @@ enforced. `__main__.py` and `preflight validate` both go through `load_spec`, so
 config is rejected before a single resource is declared, with every problem reported
 at once and each one naming its config path.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -270,6 +271,7 @@ class NodePoolSpec(Strict):
         machine = instance_types.machine(provider, self.instance_type)
         assert machine is not None, self.instance_type
         return machine.vcpu, machine.memory_gib, gpus
+
     # Root disk; the cluster fills in the provider's default (defaults.DISK_SIZE_GB).
     disk_size_gb: int | None = Field(None, ge=30, le=16384)
 
@@ -352,32 +354,61 @@ def check_machine(provider: str, pool: NodePoolSpec) -> list[tuple[tuple[str, ..
     machine = instance_types.machine(provider, pool.instance_type)
     if gpu is not None and gpu.type not in offered:
         carries = f"; {pool.instance_type} carries {machine.gpu_type}" if machine and machine.gpu_type else ""
-        return [(("gpu", "type"), f"{gpu.type} is not a GPU type the operator chart maps on {provider}{carries}; use one of {', '.join(offered)}")]
+        return [
+            (
+                ("gpu", "type"),
+                f"{gpu.type} is not a GPU type the operator chart maps on {provider}{carries}; use one of {', '.join(offered)}",
+            )
+        ]
     if pool.shape is not None:
         return _check_shape(pool, pool.shape)
     if machine is None:
         known = sorted(instance_types.INSTANCE_TYPES[provider])
         close = difflib.get_close_matches(pool.instance_type, known, n=1)
         hint = f"did you mean '{close[0]}'? " if close else ""
-        return [(("instanceType",), f"'{pool.instance_type}' is not a known {provider} instance type (components/instance_types.py); {hint}"
-                 "or give the node's size as `shape: {cpu, memoryGb, gpus}`")]
+        return [
+            (
+                ("instanceType",),
+                f"'{pool.instance_type}' is not a known {provider} instance type (components/instance_types.py); {hint}"
+                "or give the node's size as `shape: {cpu, memoryGb, gpus}`",
+            )
+        ]
     it = pool.instance_type
     if machine.gpu_type is not None:
         if gpu is None:
-            return [(("gpu",), f"{it} carries {machine.gpus} x {machine.gpu_type}: add `gpu: {{type: {machine.gpu_type}}}` so the pool is labelled and tainted for GPU pods")]
+            return [
+                (
+                    ("gpu",),
+                    f"{it} carries {machine.gpus} x {machine.gpu_type}: add `gpu: {{type: {machine.gpu_type}}}` so the pool is labelled and tainted for GPU pods",
+                )
+            ]
         if gpu.type != machine.gpu_type:
             return [(("gpu", "type"), f"{it} carries {machine.gpu_type}, not {gpu.type}")]
         if gpu.count not in (None, machine.gpus):
-            return [(("gpu", "count"), f"{it} carries {machine.gpus} GPUs, not {gpu.count}; omit `count` or set it to {machine.gpus}")]
+            return [
+                (
+                    ("gpu", "count"),
+                    f"{it} carries {machine.gpus} GPUs, not {gpu.count}; omit `count` or set it to {machine.gpus}",
+                )
+            ]
         gpu.count = machine.gpus
     elif gpu is not None and gpu.type in machine.attachable:
         allowed = machine.attachable[gpu.type]
         gpu.count = gpu.count or allowed[0]
         if gpu.count not in allowed:
-            return [(("gpu", "count"), f"{it} takes {', '.join(map(str, allowed))} attached {gpu.type} GPUs, not {gpu.count}")]
+            return [
+                (
+                    ("gpu", "count"),
+                    f"{it} takes {', '.join(map(str, allowed))} attached {gpu.type} GPUs, not {gpu.count}",
+                )
+            ]
     elif gpu is not None:
         takes = f"takes attached {', '.join(machine.attachable)} only" if machine.attachable else "has no GPUs"
-        examples = [n for n, m in instance_types.INSTANCE_TYPES[provider].items() if m.gpu_type == gpu.type or gpu.type in m.attachable]
+        examples = [
+            n
+            for n, m in instance_types.INSTANCE_TYPES[provider].items()
+            if m.gpu_type == gpu.type or gpu.type in m.attachable
+        ]
         hint = f"; for {gpu.type} use e.g. {examples[0]}" if examples else ""
         return [(("gpu", "type"), f"{it} {takes}, not {gpu.type}{hint}")]
     return []
@@ -517,7 +548,9 @@ class AksNetworkSpec(Strict):
         if not existing:
             vnet, subnet = ipaddress.IPv4Network(self.address_space), ipaddress.IPv4Network(self.node_subnet)
             if not subnet.subnet_of(vnet):
-                raise fail("network", "nodeSubnet {s} is not inside addressSpace {v}", s=self.node_subnet, v=self.address_space)
+                raise fail(
+                    "network", "nodeSubnet {s} is not inside addressSpace {v}", s=self.node_subnet, v=self.address_space
+                )
             ranges.append(("addressSpace", self.address_space))
         for i, (name, value) in enumerate(ranges):
             for other, other_value in ranges[i + 1 :]:
@@ -525,17 +558,24 @@ class AksNetworkSpec(Strict):
                     raise fail(
                         "network",
                         "{a} {x} overlaps {b} {y}: pod, service and node (VNet) ranges must not overlap; pick disjoint ranges",
-                        a=name, x=value, b=other, y=other_value,
+                        a=name,
+                        x=value,
+                        b=other,
+                        y=other_value,
                     )
         service, dns = ipaddress.IPv4Network(self.service_cidr), ipaddress.IPv4Address(self.dns_service_ip)
         if dns not in service:
-            raise fail("network", "dnsServiceIp {d} is not inside serviceCidr {s}", d=self.dns_service_ip, s=self.service_cidr)
+            raise fail(
+                "network", "dnsServiceIp {d} is not inside serviceCidr {s}", d=self.dns_service_ip, s=self.service_cidr
+            )
         if dns in (service.network_address, service.network_address + 1, service.broadcast_address):
             raise fail(
                 "network",
                 "dnsServiceIp {d} is a reserved address of serviceCidr {s} (its network, first or broadcast address; "
                 "the first goes to the `kubernetes` service): use e.g. {e}",
-                d=self.dns_service_ip, s=self.service_cidr, e=str(service.network_address + 10),
+                d=self.dns_service_ip,
+                s=self.service_cidr,
+                e=str(service.network_address + 10),
             )
         return self
 
@@ -589,8 +629,18 @@ class AksClusterSpec(ClusterSpec):
     @classmethod
     def _kubelogin_mode(cls, value: str, info: ValidationInfo) -> str:
         if value not in KUBELOGIN_MODES:
-            why = " waits for a person at a browser, which hangs a CI `pulumi up`;" if value in ("devicecode", "interactive") else ""
-            raise fail("kubelogin", "'{v}'{w} use one of {m}", v=value, w=why or " is not a non-interactive kubelogin login mode:", m=", ".join(KUBELOGIN_MODES))
+            why = (
+                " waits for a person at a browser, which hangs a CI `pulumi up`;"
+                if value in ("devicecode", "interactive")
+                else ""
+            )
+            raise fail(
+                "kubelogin",
+                "'{v}'{w} use one of {m}",
+                v=value,
+                w=why or " is not a non-interactive kubelogin login mode:",
+                m=", ".join(KUBELOGIN_MODES),
+            )
         if not info.data.get("disable_local_accounts"):
             raise fail(
                 "kubelogin",
@@ -772,7 +822,9 @@ class EksClusterSpec(ClusterSpec):
             try:
                 ipaddress.IPv4Network(cidr, strict=True)
             except ValueError as error:
-                raise fail("cidr", "'{v}' is not an IPv4 network ({e}); e.g. 203.0.113.0/24", v=cidr, e=str(error)) from None
+                raise fail(
+                    "cidr", "'{v}' is not an IPv4 network ({e}); e.g. 203.0.113.0/24", v=cidr, e=str(error)
+                ) from None
         return value
 
     @model_validator(mode="after")
@@ -795,9 +847,14 @@ class EksClusterSpec(ClusterSpec):
     @model_validator(mode="after")
     def _endpoints(self) -> EksClusterSpec:
         if not self.endpoint_public_access and not self.endpoint_private_access:
-            raise fail("endpoint", "endpointPublicAccess and endpointPrivateAccess are both false: the API server would be unreachable")
+            raise fail(
+                "endpoint",
+                "endpointPublicAccess and endpointPrivateAccess are both false: the API server would be unreachable",
+            )
         if self.endpoint_public_access_cidrs is not None and not self.endpoint_public_access:
-            raise fail("endpoint", "endpointPublicAccessCidrs is set but endpointPublicAccess is false: remove one of them")
+            raise fail(
+                "endpoint", "endpointPublicAccessCidrs is set but endpointPublicAccess is false: remove one of them"
+            )
         if self.endpoint_public_access_cidrs is not None and not self.endpoint_private_access:
             raise fail(
                 "endpoint",
@@ -874,11 +931,17 @@ class GkeClusterSpec(ClusterSpec):
 
     @model_validator(mode="after")
     def _network(self) -> GkeClusterSpec:
-        existing = {"subnetwork": self.subnetwork, "podsRangeName": self.pods_range_name, "servicesRangeName": self.services_range_name}
+        existing = {
+            "subnetwork": self.subnetwork,
+            "podsRangeName": self.pods_range_name,
+            "servicesRangeName": self.services_range_name,
+        }
         if self.network is None:
             given = [k for k, v in existing.items() if v is not None]
             if given:
-                raise fail("network", "{k} only go with an existing `network`: set it too, or remove them", k=", ".join(given))
+                raise fail(
+                    "network", "{k} only go with an existing `network`: set it too, or remove them", k=", ".join(given)
+                )
             self.node_cidr = self.node_cidr or GKE_NODE_CIDR
             self.pod_cidr = self.pod_cidr or GKE_POD_CIDR
             self.service_cidr = self.service_cidr or GKE_SERVICE_CIDR
@@ -891,10 +954,21 @@ class GkeClusterSpec(ClusterSpec):
                     "secondary ranges for pods and services (a VPC-native cluster)",
                     m=", ".join(missing),
                 )
-        ranges = {k: v for k, v in (("nodeCidr", self.node_cidr), ("podCidr", self.pod_cidr), ("serviceCidr", self.service_cidr)) if v}
+        ranges = {
+            k: v
+            for k, v in (("nodeCidr", self.node_cidr), ("podCidr", self.pod_cidr), ("serviceCidr", self.service_cidr))
+            if v
+        }
         for (a, x), (b, y) in itertools.combinations(ranges.items(), 2):
             if ipaddress.ip_network(x).overlaps(ipaddress.ip_network(y)):
-                raise fail("cidr", "{a} {x} overlaps {b} {y}: nodes, pods and services need distinct ranges", a=a, x=x, b=b, y=y)
+                raise fail(
+                    "cidr",
+                    "{a} {x} overlaps {b} {y}: nodes, pods and services need distinct ranges",
+                    a=a,
+                    x=x,
+                    b=b,
+                    y=y,
+                )
         return self
 
 
@@ -977,7 +1051,9 @@ class KubeRaySpec(Strict):
     version: str = Field(defaults.KUBERAY_VERSION, pattern=EXACT_VERSION)
     batch_scheduler: Literal["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"] = "none"
     history_server: bool = False
-    metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(default_factory=KubeRayMetricsSpec)
+    metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
+        default_factory=KubeRayMetricsSpec
+    )
     authentication: Literal["none", "token", "kubernetes-rbac"] = "none"
     network_policy: bool = False
     smoke_test: bool = False
@@ -1018,7 +1094,7 @@ class KubeRaySpec(Strict):
             raise fail(
                 "kuberay",
                 "needs the RayClusterNetworkPolicy feature gate, which KubeRay has from 1.7.0 and this program "
-                "wires for chart {c} (addons.kuberay.version is {v}); set addons.kuberay.version: \"1.7.0\"",
+                'wires for chart {c} (addons.kuberay.version is {v}); set addons.kuberay.version: "1.7.0"',
                 c=", ".join(KUBERAY_NETWORK_POLICY_CHARTS),
                 v=version,
             )
@@ -1088,13 +1164,18 @@ def _values_problems(node: Any, path: tuple[str, ...], out: dict[str, Any]) -> l
             if isinstance(value, dict) and not is_secure(value):
                 problems += _values_problems(value, here, out)
             else:
-                below = sorted({k[len(dotted) + 1 :].split(".")[0] for k in TEMPLATE_KEYS if k.startswith(dotted + ".")})
+                below = sorted(
+                    {k[len(dotted) + 1 :].split(".")[0] for k in TEMPLATE_KEYS if k.startswith(dotted + ".")}
+                )
                 problems.append((here, f"is a mapping in the chart (keys {', '.join(below)}), not a single value"))
         else:
             close = difflib.get_close_matches(dotted, sorted(TEMPLATE_KEYS), n=1)
             hint = f"; did you mean {close[0]}?" if close else ""
             problems.append(
-                (here, f"{dotted} is not a key the anyscale-operator {CHART_VERSION} chart reads (Helm would ignore it){hint}")
+                (
+                    here,
+                    f"{dotted} is not a key the anyscale-operator {CHART_VERSION} chart reads (Helm would ignore it){hint}",
+                )
             )
     return problems
 
@@ -1103,7 +1184,9 @@ def _helm_path(parts: tuple[str, ...]) -> str:
     return ".".join(p.replace(".", "\\.") for p in parts)
 
 
-def _leaf_problems(value: Any, path: tuple[str, ...], helm: str, out: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+def _leaf_problems(
+    value: Any, path: tuple[str, ...], helm: str, out: dict[str, Any]
+) -> list[tuple[tuple[str, ...], str]]:
     """A value under a chart key, any shape: flattened to Helm `--set` paths (the AKS
     extension takes only those), a `{secure: ...}` becoming a Secret."""
     if is_secure(value):
@@ -1119,7 +1202,9 @@ def _leaf_problems(value: Any, path: tuple[str, ...], helm: str, out: dict[str, 
     elif isinstance(value, list) and value:
         return [p for i, child in enumerate(value) for p in _leaf_problems(child, (*path, str(i)), f"{helm}[{i}]", out)]
     elif isinstance(value, (dict, list)) or value is None:
-        return [(path, "an empty or null value cannot be passed (the AKS extension takes flat keys); leave the key out")]
+        return [
+            (path, "an empty or null value cannot be passed (the AKS extension takes flat keys); leave the key out")
+        ]
     else:
         out[helm] = value
     return []
@@ -1138,7 +1223,10 @@ class OperatorChartSpec(ChartSpec):
         if problems:
             raise ValidationError.from_exception_data(
                 cls.__name__,
-                [InitErrorDetails(type=PydanticCustomError("values", m), loc=where, input=None) for where, m in problems],
+                [
+                    InitErrorDetails(type=PydanticCustomError("values", m), loc=where, input=None)
+                    for where, m in problems
+                ],
             )
         return flat
 
@@ -1288,7 +1376,11 @@ class GcpResource(ResourceSpec):
     def _zones(self) -> GcpResource:
         zone = re.compile(re.escape(self.region) + r"-[a-z]")
         problems = [
-            _detail(("cluster", "nodePools", k, "zones", z), "zone", f"'{name}' is not a zone of {self.region}: use {self.region}-a, -b, ...")
+            _detail(
+                ("cluster", "nodePools", k, "zones", z),
+                "zone",
+                f"'{name}' is not a zone of {self.region}: use {self.region}-a, -b, ...",
+            )
             for k, pool in enumerate(self.cluster.node_pools)
             for z, name in enumerate(pool.zones or [])
             if not zone.fullmatch(name)
@@ -1393,7 +1485,11 @@ def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:
     if not isinstance(resources, list):
         return []  # the field validation reports the wrong type
     if not resources:
-        return [_detail(("resources",), "resources", "at least one cloud resource is required: the primary `default` on Azure")]
+        return [
+            _detail(
+                ("resources",), "resources", "at least one cloud resource is required: the primary `default` on Azure"
+            )
+        ]
     problems = []
     first = resources[0] if isinstance(resources[0], dict) else {}
     if first.get("name") != "default":
@@ -1467,7 +1563,15 @@ def _eks_cidrs(resource: Any) -> dict[str, str]:
 
 
 # Read defensively: the AKS network's fields (cluster.network) may be absent or renamed.
-AKS_CIDR_FIELDS = ("address_space", "address_prefixes", "node_subnet_cidr", "subnet_cidr", "node_cidr", "pod_cidr", "service_cidr")
+AKS_CIDR_FIELDS = (
+    "address_space",
+    "address_prefixes",
+    "node_subnet_cidr",
+    "subnet_cidr",
+    "node_cidr",
+    "pod_cidr",
+    "service_cidr",
+)
 
 
 def _aks_cidrs(resource: Any) -> dict[str, str]:
@@ -1501,7 +1605,9 @@ def _peering_problems(spec: StackSpec) -> list[InitErrorDetails]:
             other = spec.resources[k]
             if resource.name in other.peered_with and k < i:
                 continue  # reported at the other side's entry
-            for (here, mine), (there, theirs) in itertools.product(network_cidrs(resource).items(), network_cidrs(other).items()):
+            for (here, mine), (there, theirs) in itertools.product(
+                network_cidrs(resource).items(), network_cidrs(other).items()
+            ):
                 if ipaddress.ip_network(mine, strict=False).overlaps(ipaddress.ip_network(theirs, strict=False)):
                     problems.append(
                         _detail(
@@ -1567,7 +1673,9 @@ def load_spec(cloud: Any, resources: Any) -> StackSpec:
         raise SpecError(missing)
     # Document-wide rules first; the models' own message for the same value would only
     # repeat it (or echo a secret back).
-    early = [Problem(_path(list(loc)), _resource_name(list(loc), resources), message) for loc, message in raw_problems(raw)]
+    early = [
+        Problem(_path(list(loc)), _resource_name(list(loc), resources), message) for loc, message in raw_problems(raw)
+    ]
     try:
         # camelCase only, as documented: the Python field names (resource_group) are for
         # the code, not the stack file.

@@ -5,6 +5,7 @@ Each provider package (azure, aws, gcp, generic) has one component class, a
 with a `Target`. `cloud.py`, `registration.py` and `addons.py` only ever see this
 description, so they are written once for every provider.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -2,6 +2,7 @@
 
 Only builds the pack; the policies live in policies.py (importable, so that
 `python -m preflight policy` and the tests run the very same ones offline)."""
+
 from policies import ALL_POLICIES, DEFAULT_LEVEL, PACK_NAME
 from pulumi_policy import PolicyPack
 

@@ -6,6 +6,7 @@ violation by itself. Checks that need a resource option the engine does not pass
 policies (replaceOnChanges, retainOnDelete) or the placeholder text of a recorded plan
 run only offline, under `python -m preflight policy`; they are marked "(offline only)".
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -45,7 +46,11 @@ def settings_of(args: ResourceValidationArgs | StackValidationArgs, schema: dict
 
 
 def resource_policy(
-    name: str, description: str, level: EnforcementLevel, check: ResourceCheck, schema: dict[str, dict[str, Any]] | None = None
+    name: str,
+    description: str,
+    level: EnforcementLevel,
+    check: ResourceCheck,
+    schema: dict[str, dict[str, Any]] | None = None,
 ) -> ResourceValidationPolicy:
     schema = schema or {}
 
@@ -63,7 +68,11 @@ def resource_policy(
 
 
 def stack_policy(
-    name: str, description: str, level: EnforcementLevel, check: StackCheck, schema: dict[str, dict[str, Any]] | None = None
+    name: str,
+    description: str,
+    level: EnforcementLevel,
+    check: StackCheck,
+    schema: dict[str, dict[str, Any]] | None = None,
 ) -> StackValidationPolicy:
     schema = schema or {}
 

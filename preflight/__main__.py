@@ -1,4 +1,5 @@
 """Entry point: python -m preflight validate|plan|diff|policy ..."""
+
 from __future__ import annotations
 
 import importlib

@@ -23,6 +23,7 @@ Limitations, since the plans are recorded offline:
 Exit codes: 0 done; 2 bad input (missing file, not JSON, not a plan); 3 with
 --fail-on-disruptive when any change is disruptive.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,11 +67,12 @@ IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
     ("azure-native:containerservice:AgentPool", ("agentPoolName",)),
     ("azure-native:containerregistry:Registry", ("registryName",)),
     ("azure-native:managedidentity:FederatedIdentityCredential", ("federatedIdentityCredentialResourceName",)),
-    ("azure-native:kubernetesconfiguration:Extension", ("extensionName", "clusterName", "clusterRp",
-                                                        "clusterResourceName")),
+    (
+        "azure-native:kubernetesconfiguration:Extension",
+        ("extensionName", "clusterName", "clusterRp", "clusterResourceName"),
+    ),
     # ARM refuses to update a role assignment; a new principal or role is a new one.
-    ("azure-native:authorization:RoleAssignment", ("scope", "roleAssignmentName", "principalId",
-                                                   "roleDefinitionId")),
+    ("azure-native:authorization:RoleAssignment", ("scope", "roleAssignmentName", "principalId", "roleDefinitionId")),
     ("kubernetes:helm.sh/*:Release", ("name", "namespace")),
     ("kubernetes:*", ("metadata.name", "metadata.namespace")),
     ("aws:eks:*", ("name", "clusterName", "nodeGroupName")),
@@ -81,6 +83,7 @@ IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
     ("gcp:serviceaccount:Account", ("accountId", "project")),
     ("random:*", ("*",)),  # every input of a random resource is a keeper
 ]
+
 
 class _Missing:
     """An input absent on one side; distinct from an explicit null."""
@@ -145,7 +148,7 @@ def parse_path(text: str) -> list[PathPart]:
         while i < len(text):
             if text[i] == ".":
                 i += 1
-            elif text[i] == "[" and text[i + 1: i + 2] == '"':
+            elif text[i] == "[" and text[i + 1 : i + 2] == '"':
                 key, end = json.JSONDecoder().raw_decode(text, i + 1)
                 if text[end] != "]":
                     raise ValueError(text)
@@ -153,7 +156,7 @@ def parse_path(text: str) -> list[PathPart]:
                 i = end + 1
             elif text[i] == "[":
                 end = text.index("]", i)
-                inner = text[i + 1: end]
+                inner = text[i + 1 : end]
                 parts.append(int(inner) if inner.isdigit() else inner)
                 i = end + 1
             else:
@@ -187,6 +190,7 @@ def identity_patterns(resource: Resource) -> list[str]:
 
 # --------------------------------------------------------------------------------
 # Comparing inputs
+
 
 def same_value(old: Any, new: Any) -> bool:
     if old is MISSING or new is MISSING:
@@ -251,8 +255,11 @@ def merged_options(base: Resource | None, head: Resource | None) -> dict[str, An
 
 def option_notes(base: Resource, head: Resource) -> list[str]:
     old, new = base.get("options") or {}, head.get("options") or {}
-    notes = [f"option {key}: {json.dumps(old.get(key))} -> {json.dumps(new.get(key))}"
-             for key in list(old) + [k for k in new if k not in old] if old.get(key) != new.get(key)]
+    notes = [
+        f"option {key}: {json.dumps(old.get(key))} -> {json.dumps(new.get(key))}"
+        for key in list(old) + [k for k in new if k not in old]
+        if old.get(key) != new.get(key)
+    ]
     old_provider = provider_ref_urn(str(base.get("provider") or ""))
     new_provider = provider_ref_urn(str(head.get("provider") or ""))
     if old_provider != new_provider:
@@ -295,8 +302,13 @@ def all_inputs(resource: Resource, added: bool) -> list[PropertyChange]:
 
 
 def new_change(resource: Resource, action: str) -> Change:
-    return Change(urn=str(resource["urn"]), type=str(resource["type"]), name=resource_name(resource),
-                  action=action, label=short_type(resource))
+    return Change(
+        urn=str(resource["urn"]),
+        type=str(resource["type"]),
+        name=resource_name(resource),
+        action=action,
+        label=short_type(resource),
+    )
 
 
 # --------------------------------------------------------------------------------
@@ -307,29 +319,35 @@ def registration_reasons(resource: Resource, action: str, owner: str | None) -> 
     name = str((resource.get("inputs") or {}).get("resourceName") or owner or resource_name(resource))
     reasons = []
     if action == "replace":
-        reasons.append(f"Cloud resource properties are immutable: '{name}' is deleted, then created again "
-                       "under the same name.")
+        reasons.append(
+            f"Cloud resource properties are immutable: '{name}' is deleted, then created again under the same name."
+        )
     reasons += [
-        f"Azure refuses to delete '{name}' (HTTP 409) while it has running clusters: "
-        "terminate its workloads first.",
+        f"Azure refuses to delete '{name}' (HTTP 409) while it has running clusters: terminate its workloads first.",
         f"Workspaces that ran on '{name}' lose their snapshot (stored in its bucket).",
     ]
     if name == PRIMARY:
         reasons.append(f"Services run only on the primary '{PRIMARY}': they are down until it is back.")
         if action == "delete":
-            reasons.append(f"'{PRIMARY}' is the primary: it must stay first and Azure-backed; "
-                           "it cannot be recreated while other cloud resources exist.")
+            reasons.append(
+                f"'{PRIMARY}' is the primary: it must stay first and Azure-backed; "
+                "it cannot be recreated while other cloud resources exist."
+            )
     else:
-        reasons.append(f"Services are not affected (they run only on the primary '{PRIMARY}'); jobs that may "
-                       "fall back to other cloud resources move there, workspaces cannot.")
+        reasons.append(
+            f"Services are not affected (they run only on the primary '{PRIMARY}'); jobs that may "
+            "fall back to other cloud resources move there, workspaces cannot."
+        )
     return reasons
 
 
 def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> list[str]:
     kind = bucket_kind(resource) or "bucket"
     if options.get("retainOnDelete"):
-        return [f"retainOnDelete is set: the old {kind}'s logs and workspace snapshots are kept, but orphaned "
-                "(no longer managed, and no longer read by its cloud resource)."]
+        return [
+            f"retainOnDelete is set: the old {kind}'s logs and workspace snapshots are kept, but orphaned "
+            "(no longer managed, and no longer read by its cloud resource)."
+        ]
     verb = "Replacing" if action == "replace" else "Deleting"
     return [f"{verb} the {kind} loses the logs and workspace snapshots stored in it."]
 
@@ -341,8 +359,10 @@ def disruption_reasons(resource: Resource, action: str, options: dict[str, Any],
         return registration_reasons(resource, action, owner)
     if is_cluster(resource):
         verb = "Replacing" if action == "replace" else "Deleting"
-        return [f"{verb} the cluster destroys its running workloads and everything in it "
-                "(operators, gateway, Ray clusters)."]
+        return [
+            f"{verb} the cluster destroys its running workloads and everything in it "
+            "(operators, gateway, Ray clusters)."
+        ]
     if bucket_kind(resource):
         return bucket_reasons(resource, action, options)
     return []
@@ -374,8 +394,9 @@ def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
             owner = base_graph.cloud_resource_of(resource)
             change.cloud_resource = resource_name(owner) if owner else None
             # A deletion follows the options recorded with the old resource.
-            change.reasons = disruption_reasons(resource, "delete", merged_options(None, resource),
-                                                change.cloud_resource)
+            change.reasons = disruption_reasons(
+                resource, "delete", merged_options(None, resource), change.cloud_resource
+            )
             changes.append(change)
     for change in changes:
         change.disruptive = bool(change.reasons)
@@ -432,16 +453,20 @@ def property_text(prop: PropertyChange) -> str:
         text = f"~ {prop.path}: {show_value(prop.old)} -> (known after apply)"
     else:
         text = f"~ {prop.path}: {show_value(prop.old)} -> {show_value(prop.new)}"
-    extras = [e for e in (prop.note if prop.kind != "computed" else "", "forces replacement"
-                          if prop.forces_replacement else "") if e]
+    extras = [
+        e
+        for e in (prop.note if prop.kind != "computed" else "", "forces replacement" if prop.forces_replacement else "")
+        if e
+    ]
     return text + (f"  ({'; '.join(extras)})" if extras else "")
 
 
 def change_lines(change: Change, color: bool) -> list[str]:
     where = f"  [{change.cloud_resource}]" if change.cloud_resource else ""
     head = f"  {SYMBOLS[change.action]} {change.label}  {change.name}{where}"
-    lines = [paint(head, change.action, color)
-             + (paint("  !! DISRUPTIVE", "disruptive", color) if change.disruptive else "")]
+    lines = [
+        paint(head, change.action, color) + (paint("  !! DISRUPTIVE", "disruptive", color) if change.disruptive else "")
+    ]
     if change.action in ("update", "replace"):
         lines += [f"       {property_text(p)}" for p in change.properties]
     lines += [paint(f"       ! {reason}", "disruptive", color) for reason in change.reasons]
@@ -473,8 +498,10 @@ def render_changes(changes: list[Change], color: bool = False) -> str:
     lines: list[str] = []
     disruptive = sum(1 for c in changes if c.disruptive)
     if disruptive:
-        lines += [paint(f"!! {disruptive} DISRUPTIVE change(s): read the reasons (!) before applying.",
-                        "disruptive", color), ""]
+        lines += [
+            paint(f"!! {disruptive} DISRUPTIVE change(s): read the reasons (!) before applying.", "disruptive", color),
+            "",
+        ]
     for action in ACTIONS:
         group = [c for c in changes if c.action == action]
         if group:
@@ -497,13 +524,18 @@ def render_changes(changes: list[Change], color: bool = False) -> str:
 
 def md_details(change: Change) -> list[str]:
     state = ", disruptive" if change.disruptive else ""
-    lines = [f"<details><summary><code>{SYMBOLS[change.action]}</code> {change.action} "
-             f"<code>{html_text(change.name)}</code>{state}</summary>", ""]
+    lines = [
+        f"<details><summary><code>{SYMBOLS[change.action]}</code> {change.action} "
+        f"<code>{html_text(change.name)}</code>{state}</summary>",
+        "",
+    ]
     if change.action in ("update", "replace") and change.properties:
         lines += ["| property | old | new | |", "|---|---|---|---|"]
         for p in change.properties:
             new = "(known after apply)" if p.kind == "computed" else md_code(show_value(p.new))
-            flags = "; ".join(e for e in (md_text(p.note or ""), "**forces replacement**" if p.forces_replacement else "") if e)
+            flags = "; ".join(
+                e for e in (md_text(p.note or ""), "**forces replacement**" if p.forces_replacement else "") if e
+            )
             lines.append(f"| {md_code(p.path)} | {md_code(show_value(p.old))} | {new} | {flags} |")
         lines.append("")
     if change.reasons:
@@ -524,8 +556,10 @@ def render_markdown(changes: list[Change]) -> str:
         lines += ["| | action | resource | type | cloud resource | |", "|---|---|---|---|---|---|"]
         for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
             flag = "**disruptive**" if c.disruptive else ""
-            lines.append(f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
-                         f"| {md_code(c.cloud_resource) if c.cloud_resource else 'cloud'} | {flag} |")
+            lines.append(
+                f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
+                f"| {md_code(c.cloud_resource) if c.cloud_resource else 'cloud'} | {flag} |"
+            )
         lines.append("")
     for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
         if c.reasons or c.notes or (c.action in ("update", "replace") and c.properties):
@@ -543,14 +577,29 @@ def render_markdown(changes: list[Change]) -> str:
 def changes_to_json(changes: list[Change]) -> dict[str, Any]:
     rows = []
     for c in changes:
-        rows.append({
-            "urn": c.urn, "type": c.type, "name": c.name, "action": c.action,
-            "disruptive": c.disruptive, "reasons": c.reasons,
-            "properties": [{"path": p.path, "old": p.old, "new": p.new, "kind": p.kind,
-                            "forcesReplacement": p.forces_replacement, **({"note": p.note} if p.note else {})}
-                           for p in c.properties],
-            "notes": c.notes, "cloudResource": c.cloud_resource,
-        })
+        rows.append(
+            {
+                "urn": c.urn,
+                "type": c.type,
+                "name": c.name,
+                "action": c.action,
+                "disruptive": c.disruptive,
+                "reasons": c.reasons,
+                "properties": [
+                    {
+                        "path": p.path,
+                        "old": p.old,
+                        "new": p.new,
+                        "kind": p.kind,
+                        "forcesReplacement": p.forces_replacement,
+                        **({"note": p.note} if p.note else {}),
+                    }
+                    for p in c.properties
+                ],
+                "notes": c.notes,
+                "cloudResource": c.cloud_resource,
+            }
+        )
     return {"summary": summarize(changes), "changes": rows}
 
 
@@ -563,18 +612,24 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m preflight diff",
         description="Compare two recorded plans (preflight plan --json).",
         epilog="Secrets are redacted in both plans: a change from one secret value to another cannot be seen.\n"
-               "Exit codes: 0 done, 2 bad input, 3 disruptive changes (with --fail-on-disruptive).",
+        "Exit codes: 0 done, 2 bad input, 3 disruptive changes (with --fail-on-disruptive).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("base", help="plan JSON of the base (e.g. the main branch)")
     p.add_argument("head", help="plan JSON of the head (e.g. the pull request)")
     p.add_argument("--json", metavar="FILE", help="also write every resource's change as JSON")
-    p.add_argument("--format", choices=("text", "markdown"), default="text",
-                   help="text for a terminal (default) or markdown for a pull-request comment")
-    p.add_argument("--allow-other-stack", action="store_true",
-                   help="compare plans of different stacks or projects (refused by default)")
-    p.add_argument("--fail-on-disruptive", action="store_true",
-                   help="exit 3 when any change is disruptive")
+    p.add_argument(
+        "--format",
+        choices=("text", "markdown"),
+        default="text",
+        help="text for a terminal (default) or markdown for a pull-request comment",
+    )
+    p.add_argument(
+        "--allow-other-stack",
+        action="store_true",
+        help="compare plans of different stacks or projects (refused by default)",
+    )
+    p.add_argument("--fail-on-disruptive", action="store_true", help="exit 3 when any change is disruptive")
     return p
 
 

@@ -6,6 +6,7 @@ They are ESTIMATES, not measurements of this program: real times vary with regio
 API load, node count and image pulls. Edit them freely; only their relative sizes
 matter much for finding the critical path.
 """
+
 from __future__ import annotations
 
 from preflight.planfile import Resource, is_component, registration_kind, type_matches
@@ -13,25 +14,25 @@ from preflight.planfile import Resource, is_component, registration_kind, type_m
 # (glob over the normalized type token, seconds). The first matching row wins, so
 # specific rows come before the broad ones.
 DURATIONS: list[tuple[str, int]] = [
-    ("pulumi:*", 0),                                          # the stack and providers: no cloud call
-    ("random:*", 0),                                          # computed locally
-    ("azure-native:containerservice:ManagedCluster", 600),    # AKS cluster
-    ("azure-native:containerservice:AgentPool", 240),         # AKS node pool
+    ("pulumi:*", 0),  # the stack and providers: no cloud call
+    ("random:*", 0),  # computed locally
+    ("azure-native:containerservice:ManagedCluster", 600),  # AKS cluster
+    ("azure-native:containerservice:AgentPool", 240),  # AKS node pool
     ("azure-native:kubernetesconfiguration:Extension", 300),  # AKS cluster extension (operator)
     ("aws:eks:Cluster", 600),
     ("aws:eks:NodeGroup", 300),
     ("gcp:container:Cluster", 420),
     ("gcp:container:NodePool", 240),
-    ("kubernetes:helm.sh/*:Release", 90),                     # install and wait for readiness
-    ("kubernetes:*", 5),                                      # a plain Kubernetes object
+    ("kubernetes:helm.sh/*:Release", 90),  # install and wait for readiness
+    ("kubernetes:*", 5),  # a plain Kubernetes object
     ("azure-native:storage:StorageAccount", 30),
     ("azure-native:authorization:RoleAssignment", 20),
 ]
 
 REGISTRATION_SECONDS = 60  # Anyscale.Platform/clouds/cloudResources
 CLOUD_RECORD_SECONDS = 60  # Anyscale.Platform/clouds
-COMPONENT_SECONDS = 0      # components only group their children
-DEFAULT_SECONDS = 10       # anything not listed above
+COMPONENT_SECONDS = 0  # components only group their children
+DEFAULT_SECONDS = 10  # anything not listed above
 
 
 def seconds_for(resource: Resource) -> int:

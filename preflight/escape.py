@@ -5,6 +5,7 @@ the rollout estimate, `diff` text and markdown, error messages) shows values fro
 so a value must never act as markup: control and format characters (terminal escape
 sequences, a newline that forges an extra line, a right-to-left override) are shown
 escaped, and in markdown a value stays inside its code span and never becomes HTML."""
+
 from __future__ import annotations
 
 import html

@@ -5,6 +5,7 @@ only regular files are read (not /dev/zero, not a named pipe that never ends), u
 size cap; documents deeper than a cap or that expand past a node budget (YAML alias
 bombs) are refused; duplicate mapping keys are an error, as Pulumi itself makes them.
 Every refusal is an `InputError` with one line of text; callers turn it into exit 2."""
+
 from __future__ import annotations
 
 import json
@@ -66,7 +67,9 @@ class _StrictLoader(_YAML_BASE):  # type: ignore[misc]
 
     def _refuse(self, node: yaml.Node) -> Any:
         mark = node.start_mark
-        raise InputError(f"the tag {node.tag} at line {mark.line + 1} is not a JSON value; quote the value or use a list or mapping")
+        raise InputError(
+            f"the tag {node.tag} at line {mark.line + 1} is not a JSON value; quote the value or use a list or mapping"
+        )
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()

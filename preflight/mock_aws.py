@@ -1,4 +1,5 @@
 """Mock-cloud answers specific to aws resources (see preflight/outputs.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -4,6 +4,7 @@ Only the values our code reads (components/gcp.py), in the shape the real cloud
 returns them; everything only GCP knows stays a `${<logical name>.<property>}`
 placeholder.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

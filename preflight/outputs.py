@@ -5,6 +5,7 @@ A mock stands in for the cloud, never for our own logic: it returns placeholders
 for the few values our code transforms, the shape the real cloud returns), so the plan
 shows which output feeds which input.
 """
+
 from __future__ import annotations
 
 import base64

@@ -2,6 +2,7 @@
 
 Runs the real __main__.py under the mock runtime, then prints the resource tree grouped
 by cloud resource, a summary and the rollout estimate; `--json` writes the plan."""
+
 from __future__ import annotations
 
 import argparse
@@ -54,7 +55,15 @@ def render(plan: Plan, width: int, color: bool) -> str:
 
     document = printable_document(plan.to_json())
     return "\n".join(
-        [render_tree(document, width=width, color=color), "", render_summary(document, width), "", render_estimate(estimate(document), width=width), "", render_scheduling(document, width)]
+        [
+            render_tree(document, width=width, color=color),
+            "",
+            render_summary(document, width),
+            "",
+            render_estimate(estimate(document), width=width),
+            "",
+            render_scheduling(document, width),
+        ]
     )
 
 

@@ -9,6 +9,7 @@ tests pass it around:
     {"project": ..., "stack": ..., "resources": [{"urn", "type", "name", "parent",
      "custom", "dependsOn", "provider", "inputs", "options": {..., "deletedWith"}}]}
 """
+
 from __future__ import annotations
 
 import os
@@ -114,8 +115,11 @@ def plan_problem(plan: Any) -> str | None:
         return "`outputs` must be an object"
     seen: set[str] = set()
     for i, resource in enumerate(plan["resources"]):
-        if not isinstance(resource, dict) or not all(isinstance(resource.get(k), str) for k in ("urn", "type")) \
-                or not isinstance(resource.get("name", ""), str):
+        if (
+            not isinstance(resource, dict)
+            or not all(isinstance(resource.get(k), str) for k in ("urn", "type"))
+            or not isinstance(resource.get("name", ""), str)
+        ):
             return f"resources[{i}] is not a plan record: it needs a string `urn` and `type` (and `name`)"
         if resource["urn"] in seen:
             return f"resources[{i}] repeats URN {resource['urn']}"
@@ -215,7 +219,7 @@ def is_provider(resource: Resource) -> bool:
 
 
 def registration_kind(resource: Resource) -> str | None:
-    """"cloudResource" for a cloud-resource registration, "cloud" for the cloud record."""
+    """ "cloudResource" for a cloud-resource registration, "cloud" for the cloud record."""
     if normalize_type(str(resource.get("type", ""))) != "azure-native:resources:Resource":
         return None
     inputs = resource.get("inputs") or {}
@@ -245,7 +249,7 @@ def is_cluster(resource: Resource) -> bool:
 
 
 def bucket_kind(resource: Resource) -> str | None:
-    """"bucket", "storage account", ... for what holds data; None for anything else."""
+    """ "bucket", "storage account", ... for what holds data; None for anything else."""
     return next((label for pattern, label in BUCKET_KINDS.items() if type_matches(resource, pattern)), None)
 
 
@@ -353,8 +357,9 @@ class Graph:
 
     def registration_of(self, cloud_resource: Resource) -> Resource | None:
         """The cloud-resource registration inside a CloudResource component."""
-        return next((r for r in self.resources
-                     if is_registration(r) and self.cloud_resource_of(r) is cloud_resource), None)
+        return next(
+            (r for r in self.resources if is_registration(r) and self.cloud_resource_of(r) is cloud_resource), None
+        )
 
     def group_name(self, resource: Resource) -> str:
         """The cloud resource a resource belongs to, or "cloud" for the cloud's own."""

@@ -7,6 +7,7 @@ unknown-checking proxy, then one `StackValidationArgs` with every resource, its 
 and its dependencies. Violations are printed grouped by resource; the exit code is 1
 on any mandatory violation, 0 otherwise, 2 when the plan or stack file is unusable.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -165,7 +166,9 @@ def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> li
     return [_named(v, graph) for v in violations]
 
 
-def run(policy: Any, level: EnforcementLevel, call: Callable[[Callable[..., None]], Any], urn: str | None) -> list[Violation]:
+def run(
+    policy: Any, level: EnforcementLevel, call: Callable[[Callable[..., None]], Any], urn: str | None
+) -> list[Violation]:
     """One validation, reported like the engine does, unknowns and not-applicable included."""
     found: list[Violation] = []
     shown = EnforcementLevel.MANDATORY if level is EnforcementLevel.REMEDIATE else level
@@ -178,7 +181,9 @@ def run(policy: Any, level: EnforcementLevel, call: Callable[[Callable[..., None
         if inspect.isawaitable(result):
             asyncio.run(_wait(result))
     except UnknownValueError as error:
-        found.append(Violation(policy.name, EnforcementLevel.ADVISORY.value, f"can't run during preview: {error.message}", urn))
+        found.append(
+            Violation(policy.name, EnforcementLevel.ADVISORY.value, f"can't run during preview: {error.message}", urn)
+        )
     except _NotApplicableError:
         pass
     return found
@@ -211,7 +216,9 @@ def _named(violation: Violation, graph: Graph) -> Violation:
     record = graph.get(violation.urn)
     if record is None:
         return violation
-    return Violation(violation.policy, violation.level, violation.message, violation.urn, resource_name(record), record["type"])
+    return Violation(
+        violation.policy, violation.level, violation.message, violation.urn, resource_name(record), record["type"]
+    )
 
 
 # --- the command ----------------------------------------------------------------------------------

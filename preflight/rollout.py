@@ -11,6 +11,7 @@ Edges, following Pulumi's semantics:
 - a custom parent (rare) is waited for, but a component parent is not: a child
   does not wait for its component, which takes no time itself.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -35,7 +36,7 @@ class Estimate:
     serial_seconds: int
     critical_path: list[Step]
     finish: dict[str, int]  # per URN, when it is done in the parallel rollout
-    resource_count: int     # custom resources (providers included)
+    resource_count: int  # custom resources (providers included)
 
     @property
     def speedup(self) -> float:

@@ -1,6 +1,7 @@
 """Run the real program (__main__.py) under the Pulumi SDK's mock runtime and record
 every resource it registers: type, name, parent, dependencies, provider, inputs and
 options. Both `preflight plan` and the tests use it."""
+
 from __future__ import annotations
 
 import json

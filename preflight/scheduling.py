@@ -14,6 +14,7 @@ Computed from a plan (the JSON `preflight plan --json` writes), per cloud resour
 Flags GPU pools that no instance type targets (dead capacity the autoscaler never
 scales up) and instance types that fit on no pool (they stay Pending).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -117,8 +118,18 @@ def _pool(resource: dict[str, Any]) -> Pool | None:
         room, gpus = _size("AWS", instance_type)
         labels = {**(inputs.get("labels") or {}), INSTANCE_TYPE_LABEL: instance_type}
         labels[EKS_CAPACITY] = inputs.get("capacityType") or "ON_DEMAND"
-        taints = [{"key": t["key"], "value": t.get("value", ""), "effect": EFFECTS.get(t["effect"], t["effect"])} for t in inputs.get("taints") or []]
-        return Pool(inputs.get("nodeGroupName") or resource["name"], instance_type, labels, taints, int(labels.get("nvidia.com/gpu.count", gpus)), room)
+        taints = [
+            {"key": t["key"], "value": t.get("value", ""), "effect": EFFECTS.get(t["effect"], t["effect"])}
+            for t in inputs.get("taints") or []
+        ]
+        return Pool(
+            inputs.get("nodeGroupName") or resource["name"],
+            instance_type,
+            labels,
+            taints,
+            int(labels.get("nvidia.com/gpu.count", gpus)),
+            room,
+        )
     if kind == "gcp:container/nodePool:NodePool":
         config = inputs.get("nodeConfig") or {}
         instance_type = config.get("machineType", "?")
@@ -129,7 +140,10 @@ def _pool(resource: dict[str, Any]) -> Pool | None:
         for accelerator in config.get("guestAccelerators") or []:
             labels[GKE_ACCELERATOR] = accelerator["type"]  # GKE labels the nodes itself
             gpus = int(accelerator.get("count", 1))
-        taints = [{"key": t["key"], "value": t.get("value", ""), "effect": EFFECTS.get(t["effect"], t["effect"])} for t in config.get("taints") or []]
+        taints = [
+            {"key": t["key"], "value": t.get("value", ""), "effect": EFFECTS.get(t["effect"], t["effect"])}
+            for t in config.get("taints") or []
+        ]
         return Pool(inputs.get("name") or resource["name"], instance_type, labels, taints, gpus, room)
     return None
 
@@ -146,7 +160,10 @@ def _azure_pool(name: str, inputs: dict[str, Any]) -> Pool:
 
 def _operator_values(resource: dict[str, Any]) -> dict[str, Any] | None:
     inputs, kind = resource.get("inputs") or {}, resource["type"]
-    if kind == "azure-native:kubernetesconfiguration:Extension" and inputs.get("extensionType") == defaults.AKS_EXTENSION_TYPE:
+    if (
+        kind == "azure-native:kubernetesconfiguration:Extension"
+        and inputs.get("extensionType") == defaults.AKS_EXTENSION_TYPE
+    ):
         return nest(inputs.get("configurationSettings") or {})
     if kind == "kubernetes:helm.sh/v3:Release" and inputs.get("chart") == "anyscale-operator":
         values = inputs.get("values")
@@ -194,7 +211,9 @@ def _instance_types(values: dict[str, Any]) -> list[InstanceType]:
 # --- the chart's pod patches, and matching -----------------------------------------------------
 
 
-def pod_for(instance_type: InstanceType, provider: str, market: str) -> tuple[dict[str, str], list[dict[str, Any]], list[tuple[str, str, set[str]]]]:
+def pod_for(
+    instance_type: InstanceType, provider: str, market: str
+) -> tuple[dict[str, str], list[dict[str, Any]], list[tuple[str, str, set[str]]]]:
     """Node selector, tolerations and required node affinity (key, operator, values) of a
     Ray pod of this instance type and market, as the chart's patches (1.8.0) build them."""
     selector = dict(instance_type.node_selector)
@@ -247,7 +266,11 @@ def why_not(instance_type: InstanceType, pool: Pool, provider: str, market: str)
             return f"selector {key}={value}"
     for key, operator, values in affinity:
         label = pool.labels.get(key)
-        if (operator == "DoesNotExist" and label is not None) or (operator == "NotIn" and label in values) or (operator == "In" and label not in values):
+        if (
+            (operator == "DoesNotExist" and label is not None)
+            or (operator == "NotIn" and label in values)
+            or (operator == "In" and label not in values)
+        ):
             return f"affinity {key} {operator}"
     for taint in pool.taints:
         if taint["effect"] in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
@@ -320,12 +343,16 @@ def render_scheduling(plan: dict[str, Any], width: int = 100) -> str:
         column = max(len(p.instance_type.name) for p in view.placements) + 2
         for placement in view.placements:
             it = placement.instance_type
-            where = "   ".join(f"{m.lower().replace('_', '-')}: {', '.join(p) or '-'}" for m, p in placement.pools.items())
+            where = "   ".join(
+                f"{m.lower().replace('_', '-')}: {', '.join(p) or '-'}" for m, p in placement.pools.items()
+            )
             note = " (chart default)" if it.chart_default else ""
             lines.append(f"    {it.name:<{column}}{where}{note}")
         for pool in view.pools:
             if pool.room is None:
-                lines.append(f"    ? {pool.name}: {pool.instance_type} is not in components/instance_types.py; fit not checked")
+                lines.append(
+                    f"    ? {pool.name}: {pool.instance_type} is not in components/instance_types.py; fit not checked"
+                )
         for untargeted in view.untargeted_gpu_pools:
             lines.append(f"    ! GPU pool {untargeted} is targeted by no instance type: it never scales up")
         for name in view.unplaced:

@@ -1,4 +1,5 @@
 """Read a Pulumi stack file (stacks/Pulumi.<stack>.yaml) into the program's config."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ class StackFile:
 
     def unknown_project_keys(self) -> list[str]:
         prefix = f"{NAMESPACE}:"
-        return sorted(k for k in self.config if k.startswith(prefix) and k[len(prefix):] not in KNOWN_KEYS)
+        return sorted(k for k in self.config if k.startswith(prefix) and k[len(prefix) :] not in KNOWN_KEYS)
 
 
 def stack_path(stack: str) -> Path:

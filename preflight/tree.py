@@ -3,6 +3,7 @@
 Only rendering: what a resource is and how resources hang together comes from the
 plan model (planfile.py), which diff, rollout and policy read too.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,32 +36,58 @@ from preflight.planfile import (
 # Role definition IDs are shown by name (AZURE_ROLES: the built-in roles, the same in
 # every tenant); unknown IDs are shown as they are.
 STORAGE_PATTERNS = ("azure-native:storage:*", "aws:s3:*", "gcp:storage:*")
-ROLE_PATTERNS = ("azure-native:authorization:RoleAssignment", "gcp:*:IAMMember", "gcp:*:IAMBinding",
-                 "aws:iam:RolePolicy", "aws:iam:RolePolicyAttachment")
+ROLE_PATTERNS = (
+    "azure-native:authorization:RoleAssignment",
+    "gcp:*:IAMMember",
+    "gcp:*:IAMBinding",
+    "aws:iam:RolePolicy",
+    "aws:iam:RolePolicyAttachment",
+)
 STORAGE_NAME_KEYS = ("accountName", "containerName", "bucket", "name", "location", "kind")
 # The inputs a reviewer looks for first, per type (dotted paths through objects);
 # the types not listed get a few scalar inputs, name-like ones first.
 KEY_INPUTS: list[tuple[str, tuple[str, ...]]] = [
-    ("azure-native:containerservice:ManagedCluster", ("resourceName", "kubernetesVersion", "location", "sku.tier",
-                                                      "oidcIssuerProfile.enabled",
-                                                      "securityProfile.workloadIdentity.enabled")),
-    ("azure-native:containerservice:AgentPool", ("agentPoolName", "mode", "vmSize", "minCount", "maxCount",
-                                                 "scaleSetPriority", "nodeTaints")),
+    (
+        "azure-native:containerservice:ManagedCluster",
+        (
+            "resourceName",
+            "kubernetesVersion",
+            "location",
+            "sku.tier",
+            "oidcIssuerProfile.enabled",
+            "securityProfile.workloadIdentity.enabled",
+        ),
+    ),
+    (
+        "azure-native:containerservice:AgentPool",
+        ("agentPoolName", "mode", "vmSize", "minCount", "maxCount", "scaleSetPriority", "nodeTaints"),
+    ),
     ("azure-native:managedidentity:FederatedIdentityCredential", ("issuer", "subject", "audiences")),
     ("azure-native:managedidentity:UserAssignedIdentity", ("resourceName", "location")),
     ("azure-native:containerregistry:Registry", ("registryName", "sku.name", "location")),
     ("azure-native:resources:ResourceGroup", ("resourceGroupName", "location")),
     ("aws:eks:Cluster", ("name", "version", "roleArn")),
-    ("aws:eks:NodeGroup", ("nodeGroupName", "instanceTypes", "capacityType", "scalingConfig.minSize",
-                           "scalingConfig.maxSize")),
+    (
+        "aws:eks:NodeGroup",
+        ("nodeGroupName", "instanceTypes", "capacityType", "scalingConfig.minSize", "scalingConfig.maxSize"),
+    ),
     ("aws:iam:Role", ("name", "assumeRolePolicy")),
     ("gcp:container:Cluster", ("name", "location", "minMasterVersion", "workloadIdentityConfig.workloadPool")),
-    ("gcp:container:NodePool", ("name", "nodeConfig.machineType", "nodeConfig.spot", "autoscaling.minNodeCount",
-                                "autoscaling.maxNodeCount")),
+    (
+        "gcp:container:NodePool",
+        ("name", "nodeConfig.machineType", "nodeConfig.spot", "autoscaling.minNodeCount", "autoscaling.maxNodeCount"),
+    ),
     ("gcp:serviceaccount:Account", ("accountId", "project")),
 ]
-REGISTRATION_ORDER = ("provider", "computeStack", "region", "cloudStorageBucketName", "cloudStorageBucketEndpoint",
-                      "cloudStorageBucketRegion", "anyscaleOperatorIamIdentity")  # platform.md 1.1
+REGISTRATION_ORDER = (
+    "provider",
+    "computeStack",
+    "region",
+    "cloudStorageBucketName",
+    "cloudStorageBucketEndpoint",
+    "cloudStorageBucketRegion",
+    "anyscaleOperatorIamIdentity",
+)  # platform.md 1.1
 GENERIC_PREFERRED = ("name", "version", "location", "region", "size", "count", "sku", "type", "namespace")
 GENERIC_LIMIT = 4
 # A Kubernetes object's type already says apiVersion and kind; the resource group is
@@ -107,12 +134,16 @@ def registration_details(resource: Resource, graph: Graph) -> list[tuple[str, st
     properties = inputs.get("properties")
     if isinstance(properties, dict):
         # the order of platform.md, whatever order the plan's JSON has
-        ordered = [k for k in REGISTRATION_ORDER if k in properties] + \
-            [k for k in properties if k not in REGISTRATION_ORDER]
+        ordered = [k for k in REGISTRATION_ORDER if k in properties] + [
+            k for k in properties if k not in REGISTRATION_ORDER
+        ]
         rows += [(key, scalar_text(properties[key])) for key in ordered]
     # Registrations are chained on purpose (platform.md 1.2); show the link.
-    previous = [resource_name(graph.by_urn[u]) for u in graph.depends_on(resource)
-                if registration_kind(graph.by_urn[u]) == "cloudResource"]
+    previous = [
+        resource_name(graph.by_urn[u])
+        for u in graph.depends_on(resource)
+        if registration_kind(graph.by_urn[u]) == "cloudResource"
+    ]
     if previous:
         rows.append(("after", ", ".join(previous)))
     return rows
@@ -196,8 +227,11 @@ def role_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def storage_details(inputs: dict[str, Any]) -> list[tuple[str, str]]:
-    rows = [(key, scalar_text(inputs[key])) for key in STORAGE_NAME_KEYS
-            if key in inputs and not isinstance(inputs[key], (dict, list))]
+    rows = [
+        (key, scalar_text(inputs[key]))
+        for key in STORAGE_NAME_KEYS
+        if key in inputs and not isinstance(inputs[key], (dict, list))
+    ]
     origins = find_key_values(inputs, {"allowedOrigins", "origins"})
     if origins:
         rows.append(("CORS origins", ", ".join(dict.fromkeys(scalar_text(o) for o in origins))))
@@ -258,7 +292,7 @@ TYPE_COLUMN_MAX = 30
 
 
 def clip(line: Line, width: int) -> Line:
-    """Cut a line to `width` visible characters, marking the cut with "...". """
+    """Cut a line to `width` visible characters, marking the cut with "..."."""
     if sum(len(text) for text, _ in line) <= width:
         return line
     room = max(width - 3, 0)
@@ -388,8 +422,10 @@ def render_summary(plan: Plan, width: int = 100) -> str:
     graph = Graph(resources)
     custom = [r for r in resources if not is_component(r)]
     providers = sum(1 for r in custom if is_provider(r))
-    lines = [f"{len(resources)} resources: {len(custom)} custom ({providers} providers), "
-             f"{len(resources) - len(custom)} components"]
+    lines = [
+        f"{len(resources)} resources: {len(custom)} custom ({providers} providers), "
+        f"{len(resources) - len(custom)} components"
+    ]
     groups = Counter(graph.group_name(r) for r in custom)
     per_group = ", ".join(f"{name} {count}" for name, count in groups.items())
     lines += textwrap.wrap(f"by cloud resource: {per_group}", width=max(width, 20), subsequent_indent="  ")

@@ -1,4 +1,5 @@
 """`python -m preflight validate <stack file>`: check a stack's config against the spec."""
+
 from __future__ import annotations
 
 import sys
@@ -10,7 +11,11 @@ from preflight.stackfile import StackFile, StackFileError, read_stack_file
 def validate_stack(stack: StackFile) -> StackSpec:
     """The spec of a stack file, or SpecError with every problem (unknown keys included)."""
     unknown = [
-        Problem(key, None, "unknown config key of this project; the keys are anyscale-cloud:cloud and anyscale-cloud:resources")
+        Problem(
+            key,
+            None,
+            "unknown config key of this project; the keys are anyscale-cloud:cloud and anyscale-cloud:resources",
+        )
         for key in stack.unknown_project_keys()
     ]
     try:

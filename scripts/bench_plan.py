@@ -24,6 +24,7 @@ Providers whose module (components/aws.py, gcp.py, generic.py) is not in the tre
 left out of the cycle with a note (Azure only when none is there: a cloud can have many
 AKS resources); --providers chooses the cycle explicitly.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -126,8 +127,16 @@ def measure(n: int, providers: list[str]) -> dict[str, Any]:
     """Run one size in a fresh interpreter; return its figures (raise on failure)."""
     with tempfile.TemporaryDirectory() as tmp:
         result_path, log_path = Path(tmp) / "result.json", Path(tmp) / "child.log"
-        command = [sys.executable, __file__, "--child", str(n), "--providers", ",".join(providers),
-                   "--result", str(result_path)]
+        command = [
+            sys.executable,
+            __file__,
+            "--child",
+            str(n),
+            "--providers",
+            ",".join(providers),
+            "--result",
+            str(result_path),
+        ]
         with open(log_path, "wb") as log:
             begin = time.perf_counter()
             proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
@@ -164,7 +173,9 @@ def verdict(ok: bool) -> str:
 def report(results: list[dict[str, Any]]) -> tuple[str, bool]:
     lines = [f"{'N':>4}  {'resources':>9}  {'run s':>7}  {'process s':>9}  {'peak MB':>8}"]
     for r in results:
-        lines.append(f"{r['n']:>4}  {r['resources']:>9}  {r['run_s']:>7.2f}  {r['process_s']:>9.2f}  {r['peak_mb']:>8.0f}")
+        lines.append(
+            f"{r['n']:>4}  {r['resources']:>9}  {r['run_s']:>7.2f}  {r['process_s']:>9.2f}  {r['peak_mb']:>8.0f}"
+        )
     lines.append("")
     ok = True
     by_n = {r["n"]: r for r in results}
@@ -172,12 +183,16 @@ def report(results: list[dict[str, Any]]) -> tuple[str, bool]:
         ratio = by_n[40]["run_s"] / by_n[4]["run_s"]
         process_ratio = by_n[40]["process_s"] / by_n[4]["process_s"]
         ok &= ratio <= RATIO_TARGET
-        lines.append(f"t40/t4 (run)   {ratio:5.2f}   target <= {RATIO_TARGET:g}   {verdict(ratio <= RATIO_TARGET)}"
-                     f"   (process: {process_ratio:.2f})")
+        lines.append(
+            f"t40/t4 (run)   {ratio:5.2f}   target <= {RATIO_TARGET:g}   {verdict(ratio <= RATIO_TARGET)}"
+            f"   (process: {process_ratio:.2f})"
+        )
     elif len(results) > 1:
         lo, hi = results[0], results[-1]
-        lines.append(f"t{hi['n']}/t{lo['n']} (run)  {hi['run_s'] / lo['run_s']:.2f}   "
-                     "(the ratio target is defined for sizes 4 and 40)")
+        lines.append(
+            f"t{hi['n']}/t{lo['n']} (run)  {hi['run_s'] / lo['run_s']:.2f}   "
+            "(the ratio target is defined for sizes 4 and 40)"
+        )
     peak = max(r["peak_mb"] for r in results)
     ok &= peak < PEAK_TARGET_MB
     lines.append(f"peak RSS       {peak:5.0f} MB   target < {PEAK_TARGET_MB:g} MB   {verdict(peak < PEAK_TARGET_MB)}")
@@ -208,9 +223,11 @@ def main(argv: list[str]) -> int:
     else:
         providers, missing = available_providers()
         if missing:
-            print(f"note: {', '.join(f'components/{MODULES[p]}' for p in missing)} not there yet: "
-                  f"cycling over {', '.join(providers)} only"
-                  + (" (a cloud can have many AKS resources)" if providers == ["Azure"] else ""))
+            print(
+                f"note: {', '.join(f'components/{MODULES[p]}' for p in missing)} not there yet: "
+                f"cycling over {', '.join(providers)} only"
+                + (" (a cloud can have many AKS resources)" if providers == ["Azure"] else "")
+            )
     if args.child is not None:
         return child(args.child, providers, args.result)
     try:

@@ -1,4 +1,5 @@
 """How long `preflight validate` takes on a stack with N cloud resources (default 500)."""
+
 from __future__ import annotations
 
 import argparse
@@ -36,10 +37,18 @@ def main() -> int:
         path = Path(tmp) / "Pulumi.big.yaml"
         path.write_text(yaml.safe_dump(big_stack(args.count)))
         start = time.perf_counter()
-        result = subprocess.run([sys.executable, "-m", "preflight", "validate", str(path)], cwd=ROOT, capture_output=True, text=True, check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "preflight", "validate", str(path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         elapsed = time.perf_counter() - start
     print(result.stdout.strip()[:120])
-    print(f"{args.count} cloud resources: validate exit {result.returncode} in {elapsed:.2f} s (whole process, target < 5 s)")
+    print(
+        f"{args.count} cloud resources: validate exit {result.returncode} in {elapsed:.2f} s (whole process, target < 5 s)"
+    )
     return 0 if result.returncode == 0 and elapsed < 5 else 1
 
 

@@ -1,4 +1,5 @@
 """Shared fixtures: run the real program under the recording mock runtime."""
+
 from __future__ import annotations
 
 import copy

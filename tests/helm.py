@@ -7,6 +7,7 @@ function of the placeholder, so a test can compute what a given output must rend
 `render` runs helm-render (Helm v4) on a local copy of the chart at the pinned version
 and caches the result on disk, shared by the xdist workers of one session.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -68,8 +69,13 @@ def standin(placeholder: str, key: str = "", provider: str = "") -> str:
         prop = "value"
     h = _digest(placeholder)
     kind = {
-        "cloudResourceId": "cldrsrc", "clientId": "guid", "principalId": "guid", "tenantId": "guid",
-        "arn": "arn", "email": "email", "result": "suffix",
+        "cloudResourceId": "cldrsrc",
+        "clientId": "guid",
+        "principalId": "guid",
+        "tenantId": "guid",
+        "arn": "arn",
+        "email": "email",
+        "result": "suffix",
     }.get(prop)
     if kind is None:  # `<unknown>`, or a property decided by where it is used
         if key.endswith("cloudDeploymentId"):
@@ -178,7 +184,11 @@ def render(chart: Path, values: dict[str, Any], namespace: str, release: str, ca
         if not done.exists() and not failed.exists():
             proc = subprocess.run(
                 [str(RENDER_PYTHON), str(RENDER), str(chart), "-", "--namespace", namespace, "--release", release],
-                input=text, capture_output=True, text=True, timeout=300, check=False,
+                input=text,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
             )
             if proc.returncode == 0:
                 done.write_text(proc.stdout)

@@ -1,6 +1,7 @@
 """AKS access and networks (issues #14, #18): Entra-only clusters with a non-interactive
 kubelogin, the nodes' network (created or existing), the API server's exposure, storage
 reachability from the node subnet, and the policies for them."""
+
 from __future__ import annotations
 
 import copy
@@ -196,7 +197,9 @@ def test_ranges_do_not_overlap(network: dict[str, Any], message: str) -> None:
 
 
 def test_pod_and_service_ranges_checked_against_each_other_with_an_existing_subnet() -> None:
-    assert problems({"network": {"existingSubnetId": SUBNET_ID, "serviceCidr": "10.244.0.0/20", "dnsServiceIp": "10.244.0.10"}}) == [
+    assert problems(
+        {"network": {"existingSubnetId": SUBNET_ID, "serviceCidr": "10.244.0.0/20", "dnsServiceIp": "10.244.0.10"}}
+    ) == [
         "resources[0].cluster.network (default): podCidr 10.244.0.0/16 overlaps serviceCidr 10.244.0.0/20: pod, "
         "service and node (VNet) ranges must not overlap; pick disjoint ranges"
     ]
@@ -256,7 +259,11 @@ def default_plan() -> Plan:
 
 def test_default_plan_has_no_network_of_its_own(default_plan: Plan) -> None:
     aks = inputs(default_plan, "default-aks")
-    assert aks["networkProfile"] == {"networkPlugin": "azure", "networkPluginMode": "overlay", "loadBalancerSku": "standard"}
+    assert aks["networkProfile"] == {
+        "networkPlugin": "azure",
+        "networkPluginMode": "overlay",
+        "loadBalancerSku": "standard",
+    }
     assert "aadProfile" not in aks and "apiServerAccessProfile" not in aks
     assert "vnetSubnetID" not in aks["agentPoolProfiles"][0]
     assert "vnetSubnetID" not in inputs(default_plan, "default-pool-cpu")
@@ -272,8 +279,14 @@ def created_plan() -> Plan:
         "test",
         values_with(
             {
-                "network": {"addressSpace": "10.40.0.0/16", "nodeSubnet": "10.40.0.0/20", "podCidr": "192.168.0.0/16",
-                            "serviceCidr": "172.16.0.0/16", "dnsServiceIp": "172.16.0.10", "networkPolicy": "calico"},
+                "network": {
+                    "addressSpace": "10.40.0.0/16",
+                    "nodeSubnet": "10.40.0.0/20",
+                    "podCidr": "192.168.0.0/16",
+                    "serviceCidr": "172.16.0.0/16",
+                    "dnsServiceIp": "172.16.0.10",
+                    "networkPolicy": "calico",
+                },
                 "apiServer": {"authorizedIpRanges": ["203.0.113.0/24", "198.51.100.7/32"]},
             }
         ),
@@ -329,7 +342,9 @@ def test_cluster_identity_is_network_contributor_on_the_created_subnet_only(crea
         "scope": "${default-nodes.id}",
     }
     # The registration waits for it, like for every other grant the cluster needs.
-    assert created_plan.named("default-cluster-network")["urn"] in created_plan.named("default-registration")["dependsOn"]
+    assert (
+        created_plan.named("default-cluster-network")["urn"] in created_plan.named("default-registration")["dependsOn"]
+    )
 
 
 def test_storage_admits_the_created_subnet_and_stays_open_to_the_console(created_plan: Plan) -> None:
@@ -350,7 +365,9 @@ def test_no_storage_rule_for_a_bucket_in_another_region() -> None:
 def existing_plan() -> Plan:
     return run_program(
         "test",
-        values_with({"network": {"existingSubnetId": SUBNET_ID, "dataplane": "cilium"}, "apiServer": {"private": True}}),
+        values_with(
+            {"network": {"existingSubnetId": SUBNET_ID, "dataplane": "cilium"}, "apiServer": {"private": True}}
+        ),
     )
 
 
@@ -417,8 +434,15 @@ def test_spn_kubeconfig_keeps_tenant_not_the_aks_client(monkeypatch: pytest.Monk
         monkeypatch, {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP], "kubeloginMode": "spn"}
     )
     assert kubeconfig["users"][0]["user"]["exec"]["args"] == [
-        "get-token", "--login", "spn", "--server-id", AKS_SERVER_APP,
-        "--tenant-id", "${azure.tenantId}", "--environment", "AzurePublicCloud",
+        "get-token",
+        "--login",
+        "spn",
+        "--server-id",
+        AKS_SERVER_APP,
+        "--tenant-id",
+        "${azure.tenantId}",
+        "--environment",
+        "AzurePublicCloud",
     ]
 
 
@@ -437,8 +461,17 @@ def test_admin_groups_with_local_accounts_on() -> None:
         ("workloadidentity", ["get-token", "--login", "workloadidentity", "--server-id", AKS_SERVER_APP]),
         (
             "spn",
-            ["get-token", "--login", "spn", "--server-id", AKS_SERVER_APP,
-             "--tenant-id", "72f988bf-86f1-41af-91ab-2d7cd011db47", "--environment", "AzurePublicCloud"],
+            [
+                "get-token",
+                "--login",
+                "spn",
+                "--server-id",
+                AKS_SERVER_APP,
+                "--tenant-id",
+                "72f988bf-86f1-41af-91ab-2d7cd011db47",
+                "--environment",
+                "AzurePublicCloud",
+            ],
         ),
     ],
 )
@@ -465,7 +498,9 @@ def cluster_record(plan: Plan) -> dict[str, Any]:
     return copy.deepcopy(plan.named("default-aks"))
 
 
-def test_public_api_server_without_ranges_is_flagged(default_plan: Plan, created_plan: Plan, existing_plan: Plan) -> None:
+def test_public_api_server_without_ranges_is_flagged(
+    default_plan: Plan, created_plan: Plan, existing_plan: Plan
+) -> None:
     assert validate("aks-public-api-server", cluster_record(default_plan)) == [
         "the API server is public with no authorized IP ranges: anyone on the internet can reach it; set "
         "cluster.apiServer.authorizedIpRanges (include where `pulumi up` runs) or cluster.apiServer.private: true"

@@ -1,5 +1,6 @@
 """EksCluster wiring: the example stack's `aws-usw2` resource (next to the AKS primary),
 and a variant with two more AWS resources, run once each under the recording mocks."""
+
 from __future__ import annotations
 
 import json
@@ -104,10 +105,14 @@ def test_operator_release_gets_the_same_role_arn(plan: Plan) -> None:
 def test_proxy_service_is_an_internet_facing_nlb_of_the_built_in_controller(plan: Plan) -> None:
     proxy = plan.named("aws-usw2-envoy-proxy")["inputs"]["spec"]["provider"]["kubernetes"]["envoyService"]
     assert proxy["type"] == "LoadBalancer"
-    assert proxy["annotations"] == PROXY_SERVICE_ANNOTATIONS == {
-        "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
-        "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
-    }
+    assert (
+        proxy["annotations"]
+        == PROXY_SERVICE_ANNOTATIONS
+        == {
+            "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
+            "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
+        }
+    )
 
 
 # --- the bucket ---------------------------------------------------------------------------
@@ -129,9 +134,9 @@ def test_bucket_cors_rule_is_exactly_the_consoles(plan: Plan) -> None:
 
 def test_bucket_is_private_encrypted_and_owner_enforced(plan: Plan) -> None:
     block = plan.named("aws-usw2-public-access-block")["inputs"]
-    assert {k: block[k] for k in ("blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets")} == dict.fromkeys(
-        ("blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets"), True
-    )
+    assert {
+        k: block[k] for k in ("blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets")
+    } == dict.fromkeys(("blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets"), True)
     assert plan.named("aws-usw2-ownership")["inputs"]["rule"] == {"objectOwnership": "BucketOwnerEnforced"}
     assert plan.named("aws-usw2-encryption")["inputs"]["rules"] == [
         {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "AES256"}}
@@ -222,7 +227,11 @@ def test_cluster_autoscaler_release_is_pinned_and_discovers_its_own_cluster(plan
     # The cluster's own name output (so its dependency), which the chart turns into the
     # auto-discovery tags k8s.io/cluster-autoscaler/enabled and k8s.io/cluster-autoscaler/<name>.
     cluster = plan.named("aws-usw2-eks")
-    assert values["autoDiscovery"] == {"clusterName": cluster["inputs"]["name"]} == {"clusterName": "eks-ml-platform-aws-usw2"}
+    assert (
+        values["autoDiscovery"]
+        == {"clusterName": cluster["inputs"]["name"]}
+        == {"clusterName": "eks-ml-platform-aws-usw2"}
+    )
     assert cluster["urn"] in release["dependsOn"]
     assert values["rbac"] == {
         "serviceAccount": {
@@ -253,7 +262,9 @@ def test_cluster_autoscaler_goes_with_its_cluster(plan: Plan) -> None:
 
 def test_every_eks_resource_gets_its_own_cluster_autoscaler(variant: Plan) -> None:
     releases = {
-        r["name"]: r for r in variant.of_type("kubernetes:helm.sh/v3:Release") if r["inputs"]["chart"] == "cluster-autoscaler"
+        r["name"]: r
+        for r in variant.of_type("kubernetes:helm.sh/v3:Release")
+        if r["inputs"]["chart"] == "cluster-autoscaler"
     }
     resources = {"aws-usw2": "us-west-2", "aws-euw1": "eu-west-1", "aws-byob": "us-east-1"}
     assert sorted(releases) == sorted(f"{name}-cluster-autoscaler" for name in resources)  # none on AKS
@@ -262,11 +273,15 @@ def test_every_eks_resource_gets_its_own_cluster_autoscaler(variant: Plan) -> No
         values = release["inputs"]["values"]
         assert values["awsRegion"] == region, name
         assert values["autoDiscovery"]["clusterName"] == f"eks-ml-platform-{name}"
-        assert values["rbac"]["serviceAccount"]["annotations"] == {"eks.amazonaws.com/role-arn": f"${{{name}-autoscaler.arn}}"}
+        assert values["rbac"]["serviceAccount"]["annotations"] == {
+            "eks.amazonaws.com/role-arn": f"${{{name}-autoscaler.arn}}"
+        }
         assert release["options"]["deletedWith"] == variant.named(f"{name}-eks")["urn"]
         assert release["provider"].startswith(variant.named(f"{name}-k8s")["urn"] + "::")
         condition = policy(variant.named(f"{name}-autoscaler-asg"), "policy")["Statement"][1]["Condition"]
-        assert condition == {"StringEquals": {f"aws:ResourceTag/k8s.io/cluster-autoscaler/eks-ml-platform-{name}": "owned"}}
+        assert condition == {
+            "StringEquals": {f"aws:ResourceTag/k8s.io/cluster-autoscaler/eks-ml-platform-{name}": "owned"}
+        }
     # Protection covers the cluster, not what goes with it.
     assert releases["aws-euw1-cluster-autoscaler"]["options"]["protect"] is False
 
@@ -286,7 +301,9 @@ def test_autoscaler_role_trusts_only_the_autoscaler_service_account(plan: Plan) 
     }
     assert len(plan.of_type("aws:iam/openIdConnectProvider:OpenIdConnectProvider")) == 1
     # Its inline policy is all it gets.
-    assert not [r for r in plan.of_type("aws:iam/rolePolicyAttachment:RolePolicyAttachment") if "autoscaler" in r["name"]]
+    assert not [
+        r for r in plan.of_type("aws:iam/rolePolicyAttachment:RolePolicyAttachment") if "autoscaler" in r["name"]
+    ]
 
 
 def test_irsa_trust_policy_names_the_one_service_account() -> None:

@@ -1,4 +1,5 @@
 """The AKS primary end to end under mocks: exact registrations and the wiring."""
+
 from __future__ import annotations
 
 import json
@@ -87,7 +88,11 @@ def test_operator_extension(plan: Plan) -> None:
     ext = inputs(plan, "default-operator-extension")
     assert ext["extensionType"] == "Anyscale.AKS.Operator"
     assert ext["releaseTrain"] == "stable"
-    assert ext["plan"] == {"name": "anyscale-operator", "publisher": "anyscale1750870039553", "product": "anyscale-operator-aks"}
+    assert ext["plan"] == {
+        "name": "anyscale-operator",
+        "publisher": "anyscale1750870039553",
+        "product": "anyscale-operator-aks",
+    }
     assert ext["clusterName"] == "aks-ml-platform-dev-default"
     assert ext["clusterRp"] == "Microsoft.ContainerService" and ext["clusterResourceName"] == "managedClusters"
     assert ext["configurationProtectedSettings"] == "[secret]"
@@ -116,7 +121,11 @@ def test_operator_keys_are_read_by_the_chart(plan: Plan) -> None:
     for ext in plan.of_type("azure-native:kubernetesconfiguration:Extension"):
         keys = set(ext["inputs"]["configurationSettings"])
         # Listed, or under a listed map key (workloads.instanceTypes.additional.<name>...).
-        unread = {k for k in keys if not any(".".join(k.split(".")[:n]) in CHART_KEYS for n in range(1, len(k.split(".")) + 1))}
+        unread = {
+            k
+            for k in keys
+            if not any(".".join(k.split(".")[:n]) in CHART_KEYS for n in range(1, len(k.split(".")) + 1))
+        }
         assert not unread, unread
         assert "networking.gateway.className" not in keys
 
@@ -155,7 +164,17 @@ def test_storage_account_name_fits_azure_limits() -> None:
 
 def test_storage_account_hardening(plan: Plan) -> None:
     account = inputs(plan, "default-storage")
-    assert {k: account[k] for k in ("kind", "isHnsEnabled", "enableHttpsTrafficOnly", "minimumTlsVersion", "allowBlobPublicAccess", "allowSharedKeyAccess")} == {
+    assert {
+        k: account[k]
+        for k in (
+            "kind",
+            "isHnsEnabled",
+            "enableHttpsTrafficOnly",
+            "minimumTlsVersion",
+            "allowBlobPublicAccess",
+            "allowSharedKeyAccess",
+        )
+    } == {
         "kind": "StorageV2",
         "isHnsEnabled": True,
         "enableHttpsTrafficOnly": True,
@@ -190,11 +209,36 @@ def role(guid: str) -> str:
 @pytest.mark.parametrize(
     ("name", "principal", "guid", "scope"),
     [
-        ("default-operator-storage", "${default-operator-identity.principalId}", BLOB_DATA_CONTRIBUTOR, "${default-storage.id}"),
-        ("default-kubelet-acrpull", "${default-aks.identityProfile.kubeletidentity.objectId}", ACR_PULL, "${ml-platform-dev-registry.id}"),
-        ("default-operator-acrpush", "${default-operator-identity.principalId}", ACR_PUSH, "${ml-platform-dev-registry.id}"),
-        ("default-operator-acrtasks", "${default-operator-identity.principalId}", ACR_TASKS_CONTRIBUTOR, "${ml-platform-dev-registry.id}"),
-        ("westeu-kubelet-acrpull", "${westeu-aks.identityProfile.kubeletidentity.objectId}", ACR_PULL, "${ml-platform-dev-registry.id}"),
+        (
+            "default-operator-storage",
+            "${default-operator-identity.principalId}",
+            BLOB_DATA_CONTRIBUTOR,
+            "${default-storage.id}",
+        ),
+        (
+            "default-kubelet-acrpull",
+            "${default-aks.identityProfile.kubeletidentity.objectId}",
+            ACR_PULL,
+            "${ml-platform-dev-registry.id}",
+        ),
+        (
+            "default-operator-acrpush",
+            "${default-operator-identity.principalId}",
+            ACR_PUSH,
+            "${ml-platform-dev-registry.id}",
+        ),
+        (
+            "default-operator-acrtasks",
+            "${default-operator-identity.principalId}",
+            ACR_TASKS_CONTRIBUTOR,
+            "${ml-platform-dev-registry.id}",
+        ),
+        (
+            "westeu-kubelet-acrpull",
+            "${westeu-aks.identityProfile.kubeletidentity.objectId}",
+            ACR_PULL,
+            "${ml-platform-dev-registry.id}",
+        ),
     ],
 )
 def test_role_assignments(plan: Plan, name: str, principal: str, guid: str, scope: str) -> None:
@@ -236,7 +280,13 @@ def test_node_pools_taints_labels(plan: Plan) -> None:
 
 
 def test_gpu_pool_and_device_plugin() -> None:
-    plan = run_program("example-azure", {**stack_values("example"), "anyscale-cloud:resources": stack_values("example")["anyscale-cloud:resources"][:1]})
+    plan = run_program(
+        "example-azure",
+        {
+            **stack_values("example"),
+            "anyscale-cloud:resources": stack_values("example")["anyscale-cloud:resources"][:1],
+        },
+    )
     gpu = inputs(plan, "default-pool-gput4")
     assert gpu["vmSize"] == "Standard_NC16as_T4_v3"
     assert gpu["nodeTaints"] == [
@@ -281,9 +331,17 @@ def test_gateway_class_and_envoy_proxy(plan: Plan) -> None:
     proxy = inputs(plan, "default-envoy-proxy")
     assert proxy["spec"]["provider"]["kubernetes"]["envoyService"]["type"] == "LoadBalancer"
     envoy = inputs(plan, "default-envoy-gateway")
-    assert (envoy["chart"], envoy["version"], envoy["namespace"]) == ("oci://docker.io/envoyproxy/gateway-helm", "v1.7.0", "envoy-gateway-system")
+    assert (envoy["chart"], envoy["version"], envoy["namespace"]) == (
+        "oci://docker.io/envoyproxy/gateway-helm",
+        "v1.7.0",
+        "envoy-gateway-system",
+    )
     kuberay = inputs(plan, "default-kuberay")
-    assert (kuberay["chart"], kuberay["version"], kuberay["repositoryOpts"]) == ("kuberay-operator", "1.6.2", {"repo": "https://ray-project.github.io/kuberay-helm/"})
+    assert (kuberay["chart"], kuberay["version"], kuberay["repositoryOpts"]) == (
+        "kuberay-operator",
+        "1.6.2",
+        {"repo": "https://ray-project.github.io/kuberay-helm/"},
+    )
 
 
 def test_registrations_are_chained_and_clusters_are_not(plan: Plan) -> None:
@@ -291,7 +349,9 @@ def test_registrations_are_chained_and_clusters_are_not(plan: Plan) -> None:
     assert first["urn"] in second["dependsOn"]
     registrations = {r["urn"] for r in plan.resources if r["name"].endswith("-registration") and r["custom"]}
     for resource in plan.resources:
-        if resource["type"].startswith(("azure-native:containerservice", "azure-native:storage", "azure-native:managedidentity")):
+        if resource["type"].startswith(
+            ("azure-native:containerservice", "azure-native:storage", "azure-native:managedidentity")
+        ):
             assert not registrations & set(resource["dependsOn"]), resource["name"]
     # Each registration waits for its own target only (and the cloud record).
     assert plan.named("default-aks")["urn"] in first["dependsOn"]
@@ -301,7 +361,11 @@ def test_registrations_are_chained_and_clusters_are_not(plan: Plan) -> None:
 
 def test_in_cluster_resources_are_deleted_with_their_cluster(plan: Plan) -> None:
     clusters = {name: plan.named(f"{name}-aks")["urn"] for name in ("default", "westeu")}
-    in_cluster = [r for r in plan.resources if r["custom"] and (r["type"].startswith("kubernetes:") and not r["type"].startswith("pulumi:"))]
+    in_cluster = [
+        r
+        for r in plan.resources
+        if r["custom"] and (r["type"].startswith("kubernetes:") and not r["type"].startswith("pulumi:"))
+    ]
     in_cluster += plan.of_type("azure-native:kubernetesconfiguration:Extension")
     assert len(in_cluster) >= 14
     for resource in in_cluster:
@@ -343,7 +407,14 @@ def test_protection_on_by_default() -> None:
     values = stack_values("dev")
     del values["anyscale-cloud:cloud"]["protect"]
     plan = run_program("test", values)
-    for name in ("default-registration", "default-aks", "default-storage", "default-container", "ml-platform-dev-cloud", "ml-platform-dev-rg"):
+    for name in (
+        "default-registration",
+        "default-aks",
+        "default-storage",
+        "default-container",
+        "ml-platform-dev-cloud",
+        "ml-platform-dev-rg",
+    ):
         assert plan.named(name)["options"]["protect"] is True, name
     assert plan.named("default-storage")["options"]["retainOnDelete"] is True
 

@@ -6,6 +6,7 @@ rendered by `../shared/tools/helm-render` (Helm v4). Placeholders become realist
 stand-ins (tests/helm.py); the assertions then read the rendered Kubernetes objects.
 Skipped only when ../shared is absent (a bare clone) or helm-render is not set up.
 """
+
 from __future__ import annotations
 
 import copy
@@ -23,7 +24,9 @@ from preflight.runtime import Plan, run_program
 from tests import helm
 from tests.conftest import stack_values
 
-pytestmark = pytest.mark.skipif(not helm.SHARED.is_dir(), reason=f"{helm.SHARED} is absent (a bare clone): no charts to render")
+pytestmark = pytest.mark.skipif(
+    not helm.SHARED.is_dir(), reason=f"{helm.SHARED} is absent (a bare clone): no charts to render"
+)
 
 CONSOLE = "https://console.azure.anyscale.com"
 OPERATOR_NS = "anyscale-operator"
@@ -38,22 +41,59 @@ EKS_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_N
 # CPU pools the device plugin must stay off; spot GPU pools carry the extra spot taints.
 GPU_STACK: dict[str, Any] = {
     "pulumi:disable-default-providers": ["*"],
-    "anyscale-cloud:cloud": {"name": "gpu-cloud", "location": "eastus2", "resourceGroup": "rg-gpu-cloud", "protect": False},
+    "anyscale-cloud:cloud": {
+        "name": "gpu-cloud",
+        "location": "eastus2",
+        "resourceGroup": "rg-gpu-cloud",
+        "protect": False,
+    },
     "anyscale-cloud:resources": [
-        {"name": "default", "provider": "Azure", "region": "eastus2", "cluster": {"nodePools": [
-            {"name": "cpu", "instanceType": "Standard_D16s_v5"},
-            {"name": "gput4", "instanceType": "Standard_NC16as_T4_v3", "maxCount": 4, "gpu": {"type": "T4"}},
-            {"name": "gpua10spot", "instanceType": "Standard_NV36ads_A10_v5", "capacityType": "SPOT", "gpu": {"type": "A10"}},
-        ]}},
-        {"name": "aws-gpu", "provider": "AWS", "region": "us-west-2", "cluster": {"nodePools": [
-            {"name": "cpu", "instanceType": "m6i.4xlarge"},
-            {"name": "t4", "instanceType": "g4dn.xlarge", "gpu": {"type": "T4"}},
-            {"name": "a10gspot", "instanceType": "g5.12xlarge", "capacityType": "SPOT", "gpu": {"type": "A10G", "count": 4}},
-        ]}},
-        {"name": "gcp-gpu", "provider": "GCP", "region": "us-central1", "project": "my-gcp-project", "cluster": {"nodePools": [
-            {"name": "cpu", "instanceType": "n2-standard-16"},
-            {"name": "l4", "instanceType": "g2-standard-8", "gpu": {"type": "L4"}},
-        ]}},
+        {
+            "name": "default",
+            "provider": "Azure",
+            "region": "eastus2",
+            "cluster": {
+                "nodePools": [
+                    {"name": "cpu", "instanceType": "Standard_D16s_v5"},
+                    {"name": "gput4", "instanceType": "Standard_NC16as_T4_v3", "maxCount": 4, "gpu": {"type": "T4"}},
+                    {
+                        "name": "gpua10spot",
+                        "instanceType": "Standard_NV36ads_A10_v5",
+                        "capacityType": "SPOT",
+                        "gpu": {"type": "A10"},
+                    },
+                ]
+            },
+        },
+        {
+            "name": "aws-gpu",
+            "provider": "AWS",
+            "region": "us-west-2",
+            "cluster": {
+                "nodePools": [
+                    {"name": "cpu", "instanceType": "m6i.4xlarge"},
+                    {"name": "t4", "instanceType": "g4dn.xlarge", "gpu": {"type": "T4"}},
+                    {
+                        "name": "a10gspot",
+                        "instanceType": "g5.12xlarge",
+                        "capacityType": "SPOT",
+                        "gpu": {"type": "A10G", "count": 4},
+                    },
+                ]
+            },
+        },
+        {
+            "name": "gcp-gpu",
+            "provider": "GCP",
+            "region": "us-central1",
+            "project": "my-gcp-project",
+            "cluster": {
+                "nodePools": [
+                    {"name": "cpu", "instanceType": "n2-standard-16"},
+                    {"name": "l4", "instanceType": "g2-standard-8", "gpu": {"type": "L4"}},
+                ]
+            },
+        },
     ],
 }
 
@@ -135,9 +175,11 @@ def releases(plan: Plan, resource: str) -> dict[str, dict[str, Any]]:
 
 def registration(plan: Plan, resource: str) -> dict[str, Any]:
     (reg,) = [
-        r for r in plan.resources
+        r
+        for r in plan.resources
         if r["type"] == "azure-native:resources:Resource"
-        and r["inputs"].get("resourceType") == "cloudResources" and r["inputs"]["resourceName"] == resource
+        and r["inputs"].get("resourceType") == "cloudResources"
+        and r["inputs"]["resourceName"] == resource
     ]
     return reg
 
@@ -187,7 +229,9 @@ def rendered_operator(plan: Plan, resource: str, provider: str, cache_dir: Path)
 
 def one(objects: list[dict[str, Any]], kind: str, name: str) -> dict[str, Any]:
     matches = [o for o in objects if o["kind"] == kind and o["metadata"]["name"] == name]
-    assert len(matches) == 1, f"{len(matches)} {kind} named {name} in {[(o['kind'], o['metadata']['name']) for o in objects]}"
+    assert len(matches) == 1, (
+        f"{len(matches)} {kind} named {name} in {[(o['kind'], o['metadata']['name']) for o in objects]}"
+    )
     return matches[0]
 
 
@@ -210,7 +254,9 @@ def expression_matches(expr: dict[str, Any], labels: dict[str, str]) -> bool:
     if op == "DoesNotExist":
         return key not in labels
     if op in ("Gt", "Lt"):
-        return key in labels and (int(labels[key]) > int(values[0]) if op == "Gt" else int(labels[key]) < int(values[0]))
+        return key in labels and (
+            int(labels[key]) > int(values[0]) if op == "Gt" else int(labels[key]) < int(values[0])
+        )
     raise AssertionError(f"unknown operator {op}")
 
 
@@ -218,10 +264,15 @@ def schedulable_on(pod: dict[str, Any], labels: dict[str, str]) -> bool:
     """nodeSelector and required node affinity admit a node with these labels."""
     if any(labels.get(k) != v for k, v in (pod.get("nodeSelector") or {}).items()):
         return False
-    required = ((pod.get("affinity") or {}).get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution")
+    required = ((pod.get("affinity") or {}).get("nodeAffinity") or {}).get(
+        "requiredDuringSchedulingIgnoredDuringExecution"
+    )
     if not required:
         return True
-    return any(all(expression_matches(e, labels) for e in term.get("matchExpressions") or []) for term in required["nodeSelectorTerms"])
+    return any(
+        all(expression_matches(e, labels) for e in term.get("matchExpressions") or [])
+        for term in required["nodeSelectorTerms"]
+    )
 
 
 def tolerates(tolerations: list[dict[str, Any]], taint: tuple[str, str, str]) -> bool:
@@ -250,11 +301,17 @@ def test_every_release_renders_with_its_chart(stack: str, render_cache: Path, pl
     for r in records:
         provider = provider_of[r["urn"]]
         i = r["inputs"]
-        chart, version = ("anyscale-operator", i["version"]) if r["type"] == helm.EXTENSION else (i["chart"], i["version"])
+        chart, version = (
+            ("anyscale-operator", i["version"]) if r["type"] == helm.EXTENSION else (i["chart"], i["version"])
+        )
         if helm.chart_dir(chart, version) is None:
             continue  # reported by test_every_pinned_chart_has_a_reference_copy
         try:
-            objects = render_extension(r, render_cache) if r["type"] == helm.EXTENSION else render_release(r, provider, render_cache)
+            objects = (
+                render_extension(r, render_cache)
+                if r["type"] == helm.EXTENSION
+                else render_release(r, provider, render_cache)
+            )
             assert objects, f"{r['name']}: rendered nothing"
             rendered += 1
         except helm.RenderError as e:
@@ -295,9 +352,17 @@ def test_first_preview_unknowns_render(render_cache: Path) -> None:
     rendered = 0
     for _, name, provider in [c for c in RESOURCES if c[0] == "example"]:
         for r in owned(plan, name):
-            if r["type"] == helm.EXTENSION or (r["type"] == helm.RELEASE and r["inputs"]["chart"] == "anyscale-operator"):
-                assert helm.UNKNOWN in json.dumps(r["inputs"]), "the first preview should leave the operator's ID unknown"
-                objects = render_extension(r, render_cache) if r["type"] == helm.EXTENSION else render_release(r, provider, render_cache)
+            if r["type"] == helm.EXTENSION or (
+                r["type"] == helm.RELEASE and r["inputs"]["chart"] == "anyscale-operator"
+            ):
+                assert helm.UNKNOWN in json.dumps(r["inputs"]), (
+                    "the first preview should leave the operator's ID unknown"
+                )
+                objects = (
+                    render_extension(r, render_cache)
+                    if r["type"] == helm.EXTENSION
+                    else render_release(r, provider, render_cache)
+                )
                 annotations = one(objects, "ServiceAccount", "anyscale-operator")["metadata"].get("annotations") or {}
                 if provider in shapes:
                     assert re.fullmatch(shapes[provider], annotations[IDENTITY_ANNOTATION[provider]]), annotations
@@ -309,7 +374,9 @@ def test_first_preview_unknowns_render(render_cache: Path) -> None:
 
 
 @pytest.mark.parametrize("case", RESOURCES, ids=resource_ids)
-def test_operator_service_account_carries_the_registered_identity(case: Case, render_cache: Path, plan_of: Plans) -> None:
+def test_operator_service_account_carries_the_registered_identity(
+    case: Case, render_cache: Path, plan_of: Plans
+) -> None:
     stack, name, provider = case
     plan = plan_of(stack)
     objects = rendered_operator(plan, name, provider, render_cache)
@@ -336,7 +403,9 @@ def test_operator_service_account_carries_the_registered_identity(case: Case, re
 def test_operator_arguments(case: Case, render_cache: Path, plan_of: Plans) -> None:
     stack, name, provider = case
     plan = plan_of(stack)
-    operator = container(one(rendered_operator(plan, name, provider, render_cache), "Deployment", "anyscale-operator"), "operator")
+    operator = container(
+        one(rendered_operator(plan, name, provider, render_cache), "Deployment", "anyscale-operator"), "operator"
+    )
     args = operator["args"]
     cloud_resource_id = helm.standin("${" + registration(plan, name)["name"] + ".properties.cloudResourceId}")
     gateway = [r for r in owned(plan, name) if r["type"] == "kubernetes:gateway.networking.k8s.io/v1:Gateway"]
@@ -385,7 +454,9 @@ def test_device_plugin_runs_on_every_gpu_pool_and_no_other(case: Case, render_ca
         assert "nvidia-device-plugin" not in releases(plan, name)
         return
     objects = render_release(releases(plan, name)["nvidia-device-plugin"], provider, render_cache)
-    (daemonset,) = [o for o in objects if o["kind"] == "DaemonSet" and "mps-control-daemon" not in o["metadata"]["name"]]
+    (daemonset,) = [
+        o for o in objects if o["kind"] == "DaemonSet" and "mps-control-daemon" not in o["metadata"]["name"]
+    ]
     pod = daemonset["spec"]["template"]["spec"]
     recorded = pools(plan, name)
     gpu, cpu = gpu_pool_names(stack, name)
@@ -393,7 +464,9 @@ def test_device_plugin_runs_on_every_gpu_pool_and_no_other(case: Case, render_ca
         labels, taints = recorded[pool]
         assert schedulable_on(pod, labels), f"{pool}: affinity {pod.get('affinity')} does not admit labels {labels}"
         for taint in taints:
-            assert tolerates(pod.get("tolerations") or [], taint), f"{pool}: taint {taint} not tolerated by {pod.get('tolerations')}"
+            assert tolerates(pod.get("tolerations") or [], taint), (
+                f"{pool}: taint {taint} not tolerated by {pod.get('tolerations')}"
+            )
     for pool in cpu:
         assert not schedulable_on(pod, recorded[pool][0]), f"{pool} (CPU) admitted: {pod.get('affinity')}"
     assert not schedulable_on(pod, {}), "the (unlabelled) system pool is admitted"

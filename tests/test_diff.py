@@ -1,4 +1,5 @@
 """preflight.diff: actions, property paths, replacement, disruption, output and CLI."""
+
 from __future__ import annotations
 
 import copy
@@ -64,6 +65,7 @@ def set_in(path: list[str | int], value: Any) -> Callable[[dict[str, Any]], None
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return edit
 
 
@@ -84,13 +86,20 @@ def test_nested_list_path_is_an_update(base: Plan) -> None:
     assert non_same(changes) == {"aws-usw2-gateway": "update"}
     prop = change_of(changes, "aws-usw2-gateway").properties[0]
     assert (prop.path, prop.old, prop.new, prop.kind) == (
-        "spec.listeners[1].hostname", "*.i.azure.anyscaleuserdata.com", "*.x.example.com", "changed")
+        "spec.listeners[1].hostname",
+        "*.i.azure.anyscaleuserdata.com",
+        "*.x.example.com",
+        "changed",
+    )
     assert not change_of(changes, "aws-usw2-gateway").disruptive
 
 
 def test_keys_with_dots_are_quoted(base: Plan) -> None:
-    head = edited(base, "default-anyscale-operator",
-                  set_in(["configurationSettings", "global.controlPlaneURL"], "https://other.example.com"))
+    head = edited(
+        base,
+        "default-anyscale-operator",
+        set_in(["configurationSettings", "global.controlPlaneURL"], "https://other.example.com"),
+    )
     change = change_of(diff_plans(base, head), "default-anyscale-operator")
     assert paths(change) == ['configurationSettings["global.controlPlaneURL"]']
 
@@ -99,6 +108,7 @@ def test_added_and_removed_keys_are_changes(base: Plan) -> None:
     def edit(resource: dict[str, Any]) -> None:
         del resource["inputs"]["createNamespace"]
         resource["inputs"]["atomic"] = True
+
     change = change_of(diff_plans(base, edited(base, "default-kuberay", edit)), "default-kuberay")
     assert {(p.path, p.kind) for p in change.properties} == {("createNamespace", "removed"), ("atomic", "added")}
     assert change.action == "update"
@@ -109,12 +119,15 @@ def test_bool_to_number_is_a_change(base: Plan) -> None:
     assert non_same(diff_plans(base, head)) == {"default-kuberay": "update"}
 
 
-@pytest.mark.parametrize("parts", [
-    ["spec", "listeners", 1, "hostname"],
-    ["configurationSettings", "global.auth.iamIdentity"],
-    ["metadata", "annotations", "service.beta.kubernetes.io/aws-load-balancer-type"],
-    ["values", "a b", 0],
-])
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ["spec", "listeners", 1, "hostname"],
+        ["configurationSettings", "global.auth.iamIdentity"],
+        ["metadata", "annotations", "service.beta.kubernetes.io/aws-load-balancer-type"],
+        ["values", "a b", 0],
+    ],
+)
 def test_paths_round_trip(parts: list[str | int]) -> None:
     assert parse_path(format_path(parts)) == parts
 
@@ -180,19 +193,23 @@ def test_replace_on_changes_falls_back_to_base_options(base: Plan) -> None:
     def edit(resource: dict[str, Any]) -> None:
         del resource["options"]["replaceOnChanges"]
         resource["inputs"]["properties"]["region"] = "us-east-1"
+
     change = change_of(diff_plans(base, edited(base, "aws-usw2-registration", edit)), "aws-usw2-registration")
     assert change.action == "replace"
 
 
-@pytest.mark.parametrize(("name", "path", "value", "action"), [
-    ("aws-usw2-anyscale-operator", ["name"], "operator", "replace"),         # Helm release name
-    ("aws-usw2-anyscale-operator", ["version"], "1.9.0", "update"),          # a chart upgrade
-    ("default-operator", ["location"], "westus2", "replace"),                # azure-native location
-    ("default-operator-ns", ["metadata", "name"], "other", "replace"),       # Kubernetes name
-    ("default-envoy-proxy", ["metadata", "namespace"], "other", "replace"),
-    ("default-aks", ["kubernetesVersion"], "1.34", "update"),
-    ("aws-usw2-bucket", ["bucket"], "other-bucket", "replace"),              # recorded as aws:s3/bucketV2:BucketV2
-])
+@pytest.mark.parametrize(
+    ("name", "path", "value", "action"),
+    [
+        ("aws-usw2-anyscale-operator", ["name"], "operator", "replace"),  # Helm release name
+        ("aws-usw2-anyscale-operator", ["version"], "1.9.0", "update"),  # a chart upgrade
+        ("default-operator", ["location"], "westus2", "replace"),  # azure-native location
+        ("default-operator-ns", ["metadata", "name"], "other", "replace"),  # Kubernetes name
+        ("default-envoy-proxy", ["metadata", "namespace"], "other", "replace"),
+        ("default-aks", ["kubernetesVersion"], "1.34", "update"),
+        ("aws-usw2-bucket", ["bucket"], "other-bucket", "replace"),  # recorded as aws:s3/bucketV2:BucketV2
+    ],
+)
 def test_identity_inputs_force_replacement(base: Plan, name: str, path: list[str], value: Any, action: str) -> None:
     change = change_of(diff_plans(base, edited(base, name, set_in(path, value))), name)
     assert change.action == action
@@ -202,6 +219,7 @@ def test_option_changes_are_not_property_changes(base: Plan) -> None:
     def edit(resource: dict[str, Any]) -> None:
         resource["options"]["deleteBeforeReplace"] = False
         resource["options"]["protect"] = True
+
     changes = diff_plans(base, edited(base, "default-registration", edit))
     change = change_of(changes, "default-registration")
     assert change.action == "same" and not change.properties
@@ -213,6 +231,7 @@ def test_ignore_changes_is_honoured(base: Plan) -> None:
     def edit(resource: dict[str, Any]) -> None:
         resource["options"]["ignoreChanges"] = ["spec.listeners"]
         resource["inputs"]["spec"]["listeners"][1]["hostname"] = "*.x.example.com"
+
     change = change_of(diff_plans(base, edited(base, "aws-usw2-gateway", edit)), "aws-usw2-gateway")
     assert change.action == "same"
     assert any("spec.listeners[1].hostname" in note for note in change.notes)
@@ -274,6 +293,7 @@ def test_deleting_a_bucket_loses_its_data(base: Plan) -> None:
 def test_a_retained_bucket_is_kept_but_orphaned(base: Plan) -> None:
     def retain(resource: dict[str, Any]) -> None:
         resource["options"]["retainOnDelete"] = True
+
     retained = edited(base, "aws-usw2-bucket", retain)
     change = change_of(diff_plans(retained, without(retained, "aws-usw2-bucket")), "aws-usw2-bucket")
     assert change.disruptive
@@ -291,8 +311,11 @@ def test_updates_are_never_disruptive(base: Plan) -> None:
 
 @pytest.mark.parametrize(("turned_clear", "note"), [(True, "was secret, now in clear text"), (False, "now secret")])
 def test_a_change_between_secret_and_clear_is_shown_redacted(base: Plan, turned_clear: bool, note: str) -> None:
-    clear = edited(base, "default-anyscale-operator",
-                   set_in(["configurationProtectedSettings", "global.auth.anyscaleCliToken"], "tok-PLAINTEXT"))
+    clear = edited(
+        base,
+        "default-anyscale-operator",
+        set_in(["configurationProtectedSettings", "global.auth.anyscaleCliToken"], "tok-PLAINTEXT"),
+    )
     old, new = (base, clear) if turned_clear else (clear, base)
     changes = diff_plans(old, new)
     prop = change_of(changes, "default-anyscale-operator").properties[0]
@@ -302,10 +325,9 @@ def test_a_change_between_secret_and_clear_is_shown_redacted(base: Plan, turned_
 
 
 def test_a_secret_appearing_is_a_change(base: Plan) -> None:
-    head = edited(base, "default-anyscale-operator",
-                  set_in(["configurationProtectedSettings", "extra"], "[secret]"))
+    head = edited(base, "default-anyscale-operator", set_in(["configurationProtectedSettings", "extra"], "[secret]"))
     prop = change_of(diff_plans(base, head), "default-anyscale-operator").properties[0]
-    assert (prop.path, prop.kind, prop.new) == ('configurationProtectedSettings.extra', "added", "[secret]")
+    assert (prop.path, prop.kind, prop.new) == ("configurationProtectedSettings.extra", "added", "[secret]")
 
 
 def test_unchanged_secrets_are_counted_as_unseen(base: Plan) -> None:
@@ -341,8 +363,7 @@ def test_text_groups_by_action_and_flags_disruptive(base: Plan) -> None:
     assert text.startswith("!! 1 DISRUPTIVE")
     assert re.search(r"^\+ create \(2\)$", text, re.M)
     assert re.search(r"^\+- replace \(1\)$", text, re.M)
-    assert re.search(r"^  \+- anyscale:cloudResource  aws-usw2-registration  \[aws-usw2\]  !! DISRUPTIVE$",
-                     text, re.M)
+    assert re.search(r"^  \+- anyscale:cloudResource  aws-usw2-registration  \[aws-usw2\]  !! DISRUPTIVE$", text, re.M)
     assert '~ properties.region: "us-west-2" -> "us-east-1"  (forces replacement)' in text
     assert "default-aks" not in text  # unchanged resources are not listed
     assert text.rstrip().splitlines()[-2].startswith("2 to create")
@@ -354,12 +375,14 @@ def test_text_colour_only_when_asked(base: Plan) -> None:
 
 def test_markdown_has_a_table_and_details(base: Plan) -> None:
     text = render_markdown(sample_changes(base))
-    assert "| `+-` | replace | `aws-usw2-registration` | `azure-native:resources:Resource` | `aws-usw2` | " \
-           "**disruptive** |" in text
+    assert (
+        "| `+-` | replace | `aws-usw2-registration` | `azure-native:resources:Resource` | `aws-usw2` | "
+        "**disruptive** |" in text
+    )
     assert "<details><summary><code>+-</code> replace <code>aws-usw2-registration</code>, disruptive</summary>" in text
     assert "**Why this is disruptive:**" in text
-    assert "| `properties.region` | `\"us-west-2\"` | `\"us-east-1\"` |  | **forces replacement** |" not in text
-    assert "| `properties.region` | `\"us-west-2\"` | `\"us-east-1\"` | **forces replacement** |" in text
+    assert '| `properties.region` | `"us-west-2"` | `"us-east-1"` |  | **forces replacement** |' not in text
+    assert '| `properties.region` | `"us-west-2"` | `"us-east-1"` | **forces replacement** |' in text
     assert not ANSI.search(text)
 
 
@@ -376,16 +399,24 @@ def write(tmp_path: Path, name: str, plan: Any) -> str:
 def test_cli_success_and_json(base: Plan, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     head = edited(base, "aws-usw2-gateway", set_in(["spec", "listeners", 1, "hostname"], "*.x.example.com"))
     out = tmp_path / "diff.json"
-    code = main([write(tmp_path, "b.json", base), write(tmp_path, "h.json", head), "--json", str(out),
-                 "--fail-on-disruptive"])
+    code = main(
+        [write(tmp_path, "b.json", base), write(tmp_path, "h.json", head), "--json", str(out), "--fail-on-disruptive"]
+    )
     assert code == 0
     assert "1 to update" in capsys.readouterr().out
     rows = json.loads(out.read_text())["changes"]
     assert len(rows) == len(base["resources"])  # every resource, "same" included
     row = next(r for r in rows if r["name"] == "aws-usw2-gateway")
     assert {"urn", "type", "name", "action", "disruptive", "reasons", "properties"} <= set(row)
-    assert row["properties"] == [{"path": "spec.listeners[1].hostname", "old": "*.i.azure.anyscaleuserdata.com",
-                                  "new": "*.x.example.com", "kind": "changed", "forcesReplacement": False}]
+    assert row["properties"] == [
+        {
+            "path": "spec.listeners[1].hostname",
+            "old": "*.i.azure.anyscaleuserdata.com",
+            "new": "*.x.example.com",
+            "kind": "changed",
+            "forcesReplacement": False,
+        }
+    ]
 
 
 def test_cli_fails_on_disruptive_only_when_asked(base: Plan, tmp_path: Path) -> None:
@@ -397,15 +428,19 @@ def test_cli_fails_on_disruptive_only_when_asked(base: Plan, tmp_path: Path) -> 
     assert out.exists()  # the report is still written
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (None, "cannot read"),
-    ("{not json", "is not valid JSON"),
-    ({"resources": "nope"}, "is not a plan"),
-    ({"resources": [{"urn": 1}]}, "is not a plan"),
-    ([1, 2], "is not a plan"),
-])
-def test_cli_bad_input_exits_2_without_traceback(base: Plan, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                 content: Any, message: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        ("{not json", "is not valid JSON"),
+        ({"resources": "nope"}, "is not a plan"),
+        ({"resources": [{"urn": 1}]}, "is not a plan"),
+        ([1, 2], "is not a plan"),
+    ],
+)
+def test_cli_bad_input_exits_2_without_traceback(
+    base: Plan, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: Any, message: str
+) -> None:
     bad = str(tmp_path / "missing.json") if content is None else write(tmp_path, "bad.json", content)
     code = main([write(tmp_path, "b.json", base), bad])
     err = capsys.readouterr().err
@@ -431,10 +466,12 @@ class FakeTty(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize(("tty", "no_color", "coloured"), [(True, None, True), (True, "1", False),
-                                                           (False, None, False)])
-def test_cli_colour_follows_tty_and_no_color(base: Plan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             tty: bool, no_color: str | None, coloured: bool) -> None:
+@pytest.mark.parametrize(
+    ("tty", "no_color", "coloured"), [(True, None, True), (True, "1", False), (False, None, False)]
+)
+def test_cli_colour_follows_tty_and_no_color(
+    base: Plan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tty: bool, no_color: str | None, coloured: bool
+) -> None:
     stdout = FakeTty() if tty else io.StringIO()
     monkeypatch.setattr("sys.stdout", stdout)
     if no_color is None:

@@ -3,6 +3,7 @@ that follow the cluster's version, the Cluster Autoscaler per Kubernetes minor, 
 endpoint's CIDRs, the bucket's TLS-only policy, the S3 gateway endpoint, an existing
 VPC; the spec's rules with their messages; the policy rules on violating and compliant
 plans; first-preview parity."""
+
 from __future__ import annotations
 
 import copy
@@ -95,7 +96,10 @@ def test_each_access_entry_is_a_standard_entry_with_its_policy(plan: Plan) -> No
     assert view["policyArn"] == "arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy"
     assert view["accessScope"] == {"type": "namespace", "namespaces": ["anyscale-operator", "ray"]}
     # The creator keeps its bootstrap admin access.
-    assert cluster["inputs"]["accessConfig"] == {"authenticationMode": "API", "bootstrapClusterCreatorAdminPermissions": True}
+    assert cluster["inputs"]["accessConfig"] == {
+        "authenticationMode": "API",
+        "bootstrapClusterCreatorAdminPermissions": True,
+    }
     assert not of(plan, "aws-byovpc", "aws:eks/accessEntry:AccessEntry")
 
 
@@ -180,7 +184,13 @@ def test_bucket_policy_denies_every_request_without_tls(plan: Plan) -> None:
 def test_merged_bucket_policy_keeps_the_deny_first() -> None:
     from components.aws.policies import bucket_resource_policy
 
-    extra = {"Sid": "ReadLogs", "Effect": "Allow", "Principal": {"AWS": CI_ROLE}, "Action": "s3:GetObject", "Resource": "arn:aws:s3:::b/*"}
+    extra = {
+        "Sid": "ReadLogs",
+        "Effect": "Allow",
+        "Principal": {"AWS": CI_ROLE},
+        "Action": "s3:GetObject",
+        "Resource": "arn:aws:s3:::b/*",
+    }
     statements = json.loads(bucket_resource_policy("b", extra))["Statement"]
     assert [s["Sid"] for s in statements] == ["DenyInsecureTransport", "ReadLogs"]
     assert statements[0]["Resource"] == ["arn:aws:s3:::b", "arn:aws:s3:::b/*"]
@@ -252,7 +262,11 @@ WHERE = f"{CLUSTER} (aws-usw2)"
             "1.32, 1.33, 1.34, 1.35",
         ),
         (
-            {"accessEntries": [{"principalArn": "arn:aws:sts::111122223333:assumed-role/Admin/jane", "policy": "view"}]},
+            {
+                "accessEntries": [
+                    {"principalArn": "arn:aws:sts::111122223333:assumed-role/Admin/jane", "policy": "view"}
+                ]
+            },
             f"{CLUSTER}.accessEntries[0].principalArn (aws-usw2): 'arn:aws:sts::111122223333:assumed-role/Admin/jane' is "
             "an STS session, which EKS does not accept in an access entry (it is a new principal each session): use the "
             "role's IAM ARN, arn:aws:iam::<account>:role/Admin (with its path, if any)",
@@ -279,7 +293,12 @@ WHERE = f"{CLUSTER} (aws-usw2)"
             "letters, digits and '-', at most 63",
         ),
         (
-            {"accessEntries": [{"principalArn": CI_ROLE, "policy": "view"}, {"principalArn": CI_ROLE, "policy": "edit"}]},
+            {
+                "accessEntries": [
+                    {"principalArn": CI_ROLE, "policy": "view"},
+                    {"principalArn": CI_ROLE, "policy": "edit"},
+                ]
+            },
             f"{CLUSTER}.accessEntries (aws-usw2): {CI_ROLE} is listed twice: EKS takes one access entry per principal; "
             "give it one policy here",
         ),
@@ -396,10 +415,26 @@ def test_eks_public_endpoint_is_advisory_and_wants_cidrs() -> None:
         "cluster.endpointPublicAccess: false when deploys run inside the VPC"
     )
     assert validate("eks-public-endpoint", eks_record("c", {"endpointPublicAccess": True})) == [message]
-    assert validate("eks-public-endpoint", eks_record("c", {"endpointPublicAccess": True, "publicAccessCidrs": ["0.0.0.0/0"]})) == [message]
-    assert validate("eks-public-endpoint", eks_record("c", {"endpointPublicAccess": True, "publicAccessCidrs": ["203.0.113.0/24"]})) == []
-    assert validate("eks-public-endpoint", eks_record("c", {"endpointPublicAccess": False, "endpointPrivateAccess": True})) == []
-    assert validate("eks-public-endpoint", eks_record("c", {"endpointPublicAccess": True, "publicAccessCidrs": ["${ip.cidr}"]})) == []
+    assert validate(
+        "eks-public-endpoint", eks_record("c", {"endpointPublicAccess": True, "publicAccessCidrs": ["0.0.0.0/0"]})
+    ) == [message]
+    assert (
+        validate(
+            "eks-public-endpoint",
+            eks_record("c", {"endpointPublicAccess": True, "publicAccessCidrs": ["203.0.113.0/24"]}),
+        )
+        == []
+    )
+    assert (
+        validate("eks-public-endpoint", eks_record("c", {"endpointPublicAccess": False, "endpointPrivateAccess": True}))
+        == []
+    )
+    assert (
+        validate(
+            "eks-public-endpoint", eks_record("c", {"endpointPublicAccess": True, "publicAccessCidrs": ["${ip.cidr}"]})
+        )
+        == []
+    )
 
 
 def test_eks_access_entries_is_advisory_and_wants_an_entry_beyond_the_creator() -> None:
@@ -417,7 +452,10 @@ def test_eks_access_entries_is_advisory_and_wants_an_entry_beyond_the_creator() 
     assert "no one can use it" in validate_stack("eks-access-entries", {"resources": [nobody]})[0][1]
     assert validate_stack("eks-access-entries", {"resources": [cluster, entry_record("e", cluster)]}) == []
     # A node role's entry is not a person's.
-    assert len(validate_stack("eks-access-entries", {"resources": [cluster, entry_record("e", cluster, "EC2_LINUX")]})) == 1
+    assert (
+        len(validate_stack("eks-access-entries", {"resources": [cluster, entry_record("e", cluster, "EC2_LINUX")]}))
+        == 1
+    )
     # aws-auth clusters are out of scope.
     legacy = eks_record("c", {}, {"authenticationMode": "CONFIG_MAP"})
     assert validate_stack("eks-access-entries", {"resources": [legacy]}) == []
@@ -445,7 +483,9 @@ def test_storage_s3_tls_only_is_mandatory(policy_plan: dict[str, Any]) -> None:
         doc["Statement"][0]["Condition"] = {"Bool": {"aws:SecureTransport": "true"}}
         rec["inputs"]["policy"] = json.dumps(doc)
 
-    assert validate_stack("storage-s3-tls-only", edited(policy_plan, "aws-usw2-tls-only", allow_instead)) == [(bucket, message)]
+    assert validate_stack("storage-s3-tls-only", edited(policy_plan, "aws-usw2-tls-only", allow_instead)) == [
+        (bucket, message)
+    ]
     # The deny inline on the bucket counts too.
     inline = copy.deepcopy(without(policy_plan, "aws-usw2-tls-only"))
     policy = record(policy_plan, "aws-usw2-tls-only")["inputs"]["policy"]

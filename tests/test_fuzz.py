@@ -4,6 +4,7 @@ Arbitrary documents and mutations of the example stack never produce a traceback
 exit code other than 0, 1 or 2; configs valid by construction validate; breaking exactly
 one rule is reported at that rule's path. Runs in-process (validate.main) to stay fast;
 the `ci` profile bounds the run time."""
+
 from __future__ import annotations
 
 import copy
@@ -103,10 +104,27 @@ pool_names = st.from_regex(r"[a-z][a-z0-9]{0,11}", fullmatch=True)
 
 @st.composite
 def valid_resources(draw: Any) -> list[dict[str, Any]]:
-    names = draw(st.lists(name_text.filter(lambda n: n.lower() != "default"), min_size=0, max_size=6, unique_by=str.lower))
-    resources: list[dict[str, Any]] = [{"name": "default", "provider": draw(st.sampled_from(["Azure", "azure", "AZURE"])), "region": draw(st.sampled_from(sorted(AZURE_REGIONS)))}]
+    names = draw(
+        st.lists(name_text.filter(lambda n: n.lower() != "default"), min_size=0, max_size=6, unique_by=str.lower)
+    )
+    resources: list[dict[str, Any]] = [
+        {
+            "name": "default",
+            "provider": draw(st.sampled_from(["Azure", "azure", "AZURE"])),
+            "region": draw(st.sampled_from(sorted(AZURE_REGIONS))),
+        }
+    ]
     if draw(st.booleans()):
-        resources[0]["cluster"] = {"nodePools": [{"name": draw(pool_names), "instanceType": "Standard_D8s_v5", "minCount": 0, "maxCount": draw(st.integers(1, 50))}]}
+        resources[0]["cluster"] = {
+            "nodePools": [
+                {
+                    "name": draw(pool_names),
+                    "instanceType": "Standard_D8s_v5",
+                    "minCount": 0,
+                    "maxCount": draw(st.integers(1, 50)),
+                }
+            ]
+        }
     for name in names:
         kind = draw(st.sampled_from(["Azure", "AWS", "GCP", "Generic"]))
         entry: dict[str, Any] = {"name": name, "provider": kind}
@@ -115,7 +133,9 @@ def valid_resources(draw: Any) -> list[dict[str, Any]]:
         elif kind == "AWS":
             entry["region"] = draw(st.sampled_from(sorted(AWS_REGIONS)))
             if draw(st.booleans()):
-                entry["storage"] = {"bucket": "s3://" + draw(st.from_regex(r"[a-z0-9][a-z0-9-]{2,20}[a-z0-9]", fullmatch=True))}
+                entry["storage"] = {
+                    "bucket": "s3://" + draw(st.from_regex(r"[a-z0-9][a-z0-9-]{2,20}[a-z0-9]", fullmatch=True))
+                }
         elif kind == "GCP":
             entry["region"] = draw(st.sampled_from(sorted(GCP_REGIONS)))
             entry["project"] = draw(st.from_regex(r"[a-z][a-z0-9-]{4,20}[a-z0-9]", fullmatch=True))
@@ -123,7 +143,11 @@ def valid_resources(draw: Any) -> list[dict[str, Any]]:
             entry["region"] = draw(st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True))
             entry["kubeconfig"] = {"secure": "v1:abc"}
             entry["cliToken"] = draw(st.text(min_size=1, max_size=10).filter(str.strip))
-            entry["storage"] = {"bucket": draw(st.sampled_from(["s3", "minio", "r2"])) + "://" + draw(st.from_regex(r"[a-z0-9-]{3,20}", fullmatch=True))}
+            entry["storage"] = {
+                "bucket": draw(st.sampled_from(["s3", "minio", "r2"]))
+                + "://"
+                + draw(st.from_regex(r"[a-z0-9-]{3,20}", fullmatch=True))
+            }
         resources.append(entry)
     return resources
 
@@ -140,12 +164,21 @@ BREAKERS = [
     (lambda c: c["resources"][1].__setitem__("region", "US-WEST-2"), "resources[1].region"),
     (lambda c: c["resources"][1].__setitem__("region", "us-west-99"), "resources[1].region"),
     (lambda c: c["resources"][2].__setitem__("storage", {"bucket": "gs://b/p"}), "resources[2].storage.bucket"),
-    (lambda c: c["resources"][3]["storage"].__setitem__("endpoint", "https://minio.example.com/"), "resources[3].storage.endpoint"),
+    (
+        lambda c: c["resources"][3]["storage"].__setitem__("endpoint", "https://minio.example.com/"),
+        "resources[3].storage.endpoint",
+    ),
     (lambda c: c["resources"][3].pop("cliToken"), "resources[3].cliToken"),
     (lambda c: c["resources"][2].pop("project"), "resources[2].project"),
     (lambda c: c["resources"][0].__setitem__("name", "primary"), "resources[0].name"),
     # Without its AKS pools, which would also be reported as unknown AWS instance types.
-    (lambda c: (c["resources"][0].update(provider="AWS", region="us-east-2"), c["resources"][0].pop("cluster", None)), "resources[0].provider"),
+    (
+        lambda c: (
+            c["resources"][0].update(provider="AWS", region="us-east-2"),
+            c["resources"][0].pop("cluster", None),
+        ),
+        "resources[0].provider",
+    ),
     (lambda c: c["resources"][2].__setitem__("name", "aws-usw2"), "resources[2].name"),
     (lambda c: c["resources"][1].__setitem__("provider", "EKS"), "resources[1].provider"),
     (lambda c: c["cloud"].__setitem__("location", "westus9"), "cloud.location"),

@@ -3,6 +3,7 @@
 The program runs once per scenario (module-scoped fixtures) under the recording mock
 runtime; the stack is the example's primary plus its `gcp-usc1` resource.
 """
+
 from __future__ import annotations
 
 import json
@@ -166,7 +167,11 @@ def test_every_gcp_resource_uses_the_explicit_provider(plan: Plan) -> None:
 
 def test_every_child_has_the_target_as_parent(plan: Plan) -> None:
     target = plan.of_type("anyscale-cloud:gcp:GkeTarget")[0]["urn"]
-    children = [r for r in plan.resources if r["type"].startswith(("gcp:", "random:", "pulumi:providers:")) and NAME in r["name"]]
+    children = [
+        r
+        for r in plan.resources
+        if r["type"].startswith(("gcp:", "random:", "pulumi:providers:")) and NAME in r["name"]
+    ]
     # provider, cluster, 3 pools, bucket + suffix, operator SA + 2 bindings + 2 bucket
     # grants, node SA + 2 project grants, VPC, subnet, firewall
     assert len(children) == 19
@@ -292,8 +297,20 @@ def test_accelerator_types_are_the_charts_gcp_node_selector_values() -> None:
     from components.gcp.pools import accelerator
     from components.spec import GkeClusterSpec
 
-    chart = {"T4": "nvidia-tesla-t4", "L4": "nvidia-l4", "A100-40G": "nvidia-tesla-a100", "A100-80G": "nvidia-a100-80gb", "H100": "nvidia-h100-80gb"}
-    machines = {"T4": "n1-standard-16", "L4": "g2-standard-8", "A100-40G": "a2-highgpu-1g", "A100-80G": "a2-ultragpu-1g", "H100": "a3-highgpu-8g"}
+    chart = {
+        "T4": "nvidia-tesla-t4",
+        "L4": "nvidia-l4",
+        "A100-40G": "nvidia-tesla-a100",
+        "A100-80G": "nvidia-a100-80gb",
+        "H100": "nvidia-h100-80gb",
+    }
+    machines = {
+        "T4": "n1-standard-16",
+        "L4": "g2-standard-8",
+        "A100-40G": "a2-highgpu-1g",
+        "A100-80G": "a2-ultragpu-1g",
+        "H100": "a3-highgpu-8g",
+    }
     pools = GkeClusterSpec.model_validate(
         {"nodePools": [{"name": f"p{i}", "instanceType": machines[t], "gpu": {"type": t}} for i, t in enumerate(chart)]}
     ).node_pools
@@ -331,7 +348,9 @@ def test_bucket(plan: Plan) -> None:
 
 def test_workload_identity_binding(plan: Plan) -> None:
     binding = plan.named(f"{NAME}-operator-workload-identity")
-    assert binding["inputs"]["member"] == "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/anyscale-operator]"
+    assert (
+        binding["inputs"]["member"] == "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/anyscale-operator]"
+    )
     assert binding["inputs"]["role"] == "roles/iam.workloadIdentityUser"
     assert binding["inputs"]["serviceAccountId"].endswith(f"/serviceAccounts/{EMAIL}")
     # The project's workload pool exists only once a cluster with Workload Identity does.
@@ -352,9 +371,21 @@ def test_bucket_access_is_on_the_bucket_only(plan: Plan) -> None:
 
 def test_project_level_iam_is_the_node_accounts_only(plan: Plan) -> None:
     project_iam = [r for r in plan.resources if re.match(r"gcp:(projects|organizations|folder)/", r["type"])]
-    assert sorted((r["type"], r["inputs"]["project"], r["inputs"]["role"], r["inputs"]["member"]) for r in project_iam) == [
-        ("gcp:projects/iAMMember:IAMMember", "my-gcp-project", "roles/artifactregistry.reader", f"serviceAccount:{NODE_EMAIL}"),
-        ("gcp:projects/iAMMember:IAMMember", "my-gcp-project", "roles/container.defaultNodeServiceAccount", f"serviceAccount:{NODE_EMAIL}"),
+    assert sorted(
+        (r["type"], r["inputs"]["project"], r["inputs"]["role"], r["inputs"]["member"]) for r in project_iam
+    ) == [
+        (
+            "gcp:projects/iAMMember:IAMMember",
+            "my-gcp-project",
+            "roles/artifactregistry.reader",
+            f"serviceAccount:{NODE_EMAIL}",
+        ),
+        (
+            "gcp:projects/iAMMember:IAMMember",
+            "my-gcp-project",
+            "roles/container.defaultNodeServiceAccount",
+            f"serviceAccount:{NODE_EMAIL}",
+        ),
     ]
     iam = [r for r in plan.resources if r["type"].startswith("gcp:") and "IAM" in r["type"]]
     assert {r["type"] for r in iam} == {

@@ -2,6 +2,7 @@
 node service account, signBlob, pool zones and project APIs; the operator chart's extra
 values (Helm and the AKS extension, secrets kept secret); S3-compatible credentials on
 Generic; address ranges of peered resources; the GKE policies."""
+
 from __future__ import annotations
 
 import copy
@@ -76,7 +77,10 @@ def custom_plan() -> Plan:
         "subnetwork": "gke-usc1",
         "podsRangeName": "gke-pods",
         "servicesRangeName": "gke-services",
-        "nodePools": [{"name": "cpu", "instanceType": "n2-standard-16"}, {**GPU_POOL, "zones": ["us-central1-a", "us-central1-c"]}],
+        "nodePools": [
+            {"name": "cpu", "instanceType": "n2-standard-16"},
+            {**GPU_POOL, "zones": ["us-central1-a", "us-central1-c"]},
+        ],
     }
     onprem["storage"] = {
         "bucket": "s3://ray-data",
@@ -97,7 +101,11 @@ def custom_plan() -> Plan:
 def test_created_network(plan: Plan) -> None:
     vpc = plan.named(f"{NAME}-vpc")
     assert vpc["type"] == "gcp:compute/network:Network"
-    assert vpc["inputs"] == {"name": "anyscale-ml-platform-gcp-usc1", "autoCreateSubnetworks": False, "routingMode": "REGIONAL"}
+    assert vpc["inputs"] == {
+        "name": "anyscale-ml-platform-gcp-usc1",
+        "autoCreateSubnetworks": False,
+        "routingMode": "REGIONAL",
+    }
     subnet = plan.named(f"{NAME}-subnet")["inputs"]
     assert subnet == {
         "name": "anyscale-ml-platform-gcp-usc1",
@@ -130,7 +138,10 @@ def test_cluster_uses_the_created_subnet_and_its_ranges(plan: Plan) -> None:
     cluster = plan.named(f"{NAME}-gke")
     assert cluster["inputs"]["network"] == "${gcp-usc1-vpc.id}"
     assert cluster["inputs"]["subnetwork"] == "${gcp-usc1-subnet.id}"
-    assert cluster["inputs"]["ipAllocationPolicy"] == {"clusterSecondaryRangeName": "pods", "servicesSecondaryRangeName": "services"}
+    assert cluster["inputs"]["ipAllocationPolicy"] == {
+        "clusterSecondaryRangeName": "pods",
+        "servicesSecondaryRangeName": "services",
+    }
     urns = {plan.named(f"{NAME}-{n}")["urn"] for n in ("vpc", "subnet", "deny-remote-access")}
     assert urns <= set(cluster["dependsOn"])
 
@@ -139,7 +150,10 @@ def test_existing_network(custom_plan: Plan) -> None:
     assert not [r for r in custom_plan.resources if r["type"].startswith("gcp:compute/")]
     cluster = custom_plan.named(f"{NAME}-gke")["inputs"]
     assert (cluster["network"], cluster["subnetwork"]) == ("shared-vpc", "gke-usc1")
-    assert cluster["ipAllocationPolicy"] == {"clusterSecondaryRangeName": "gke-pods", "servicesSecondaryRangeName": "gke-services"}
+    assert cluster["ipAllocationPolicy"] == {
+        "clusterSecondaryRangeName": "gke-pods",
+        "servicesSecondaryRangeName": "gke-services",
+    }
 
 
 # --- GKE: identities, pools, bucket, APIs -------------------------------------------------------
@@ -149,10 +163,17 @@ def test_every_pool_runs_as_the_node_account(plan: Plan) -> None:
     account = plan.named(f"{NAME}-node-sa")["inputs"]
     assert account["accountId"] == "nodes-ml-platform-gcp-usc1"
     pools = plan.of_type("gcp:container/nodePool:NodePool")
-    assert sorted(p["name"] for p in pools if p["name"].startswith(NAME)) == [f"{NAME}-pool-cpu", f"{NAME}-pool-cpuspot", f"{NAME}-pool-system"]
+    assert sorted(p["name"] for p in pools if p["name"].startswith(NAME)) == [
+        f"{NAME}-pool-cpu",
+        f"{NAME}-pool-cpuspot",
+        f"{NAME}-pool-system",
+    ]
     assert {p["inputs"]["nodeConfig"]["serviceAccount"] for p in pools if p["name"].startswith(NAME)} == {NODE_EMAIL}
     assert plan.named(f"{NAME}-gke")["inputs"]["nodeConfig"]["serviceAccount"] == NODE_EMAIL
-    grants = {(g["inputs"]["project"], g["inputs"]["role"], g["inputs"]["member"]) for g in plan.of_type("gcp:projects/iAMMember:IAMMember")}
+    grants = {
+        (g["inputs"]["project"], g["inputs"]["role"], g["inputs"]["member"])
+        for g in plan.of_type("gcp:projects/iAMMember:IAMMember")
+    }
     assert grants == {
         ("my-gcp-project", "roles/container.defaultNodeServiceAccount", f"serviceAccount:{NODE_EMAIL}"),
         ("my-gcp-project", "roles/artifactregistry.reader", f"serviceAccount:{NODE_EMAIL}"),
@@ -179,8 +200,11 @@ def test_gpu_pool_zones(custom_plan: Plan) -> None:
 
 def test_project_apis_enabled_first(custom_plan: Plan, plan: Plan) -> None:
     services = custom_plan.of_type("gcp:projects/service:Service")
-    assert sorted((s["inputs"]["project"], s["inputs"]["service"], s["inputs"]["disableOnDestroy"]) for s in services) == [
-        ("my-gcp-project", f"{api}.googleapis.com", False) for api in ("compute", "container", "iam", "iamcredentials", "storage")
+    assert sorted(
+        (s["inputs"]["project"], s["inputs"]["service"], s["inputs"]["disableOnDestroy"]) for s in services
+    ) == [
+        ("my-gcp-project", f"{api}.googleapis.com", False)
+        for api in ("compute", "container", "iam", "iamcredentials", "storage")
     ]
     urns = {s["urn"] for s in services}
     for name in (f"{NAME}-gke", f"{NAME}-node-sa", f"{NAME}-operator-sa", f"{NAME}-pool-gpul4", f"{NAME}-storage"):
@@ -206,7 +230,11 @@ def test_operator_values_reach_the_helm_chart(custom_plan: Plan) -> None:
 def test_operator_values_reach_the_aks_extension(custom_plan: Plan) -> None:
     ext = custom_plan.named("default-operator-extension")["inputs"]
     settings = ext["configurationSettings"]
-    assert {k: v for k, v in settings.items() if k.startswith(("operator.replicas", "operator.nodeSelector", "operator.imagePull", "workloads.enableZone"))} == {
+    assert {
+        k: v
+        for k, v in settings.items()
+        if k.startswith(("operator.replicas", "operator.nodeSelector", "operator.imagePull", "workloads.enableZone"))
+    } == {
         "operator.replicas": "2",
         "operator.nodeSelector.kubernetes\\.io/os": "linux",
         "operator.imagePullSecrets[0].name": "regcred",
@@ -221,7 +249,10 @@ def test_operator_values_split_secrets_from_clear() -> None:
     from components.addons import nest, operator_values
 
     cloud, _ = config()
-    spec = load_spec(cloud, with_values(2, {"operator": {"replicas": 3, "container": {"additionalEnv": [{"name": "T", "value": SECRET}]}}}))
+    spec = load_spec(
+        cloud,
+        with_values(2, {"operator": {"replicas": 3, "container": {"additionalEnv": [{"name": "T", "value": SECRET}]}}}),
+    )
     flat = spec.resources[2].addons.anyscale_operator.values
     clear, secret = operator_values(flat)
     assert clear == {"operator.replicas": 3, "operator.container.additionalEnv[0].name": "T"}
@@ -322,9 +353,23 @@ def test_operator_values_rules(values: dict[str, Any], where: str, message: str)
 
 def test_operator_values_accept_secrets_and_any_shape_under_a_chart_key() -> None:
     cloud, _ = config()
-    spec = load_spec(cloud, with_values(0, {"operator": {"tolerations": [{"key": "a", "operator": "Exists"}]}, "patches": [{"kind": "Pod", "x": SECRET}]}))
+    spec = load_spec(
+        cloud,
+        with_values(
+            0,
+            {
+                "operator": {"tolerations": [{"key": "a", "operator": "Exists"}]},
+                "patches": [{"kind": "Pod", "x": SECRET}],
+            },
+        ),
+    )
     flat = spec.resources[0].addons.anyscale_operator.values
-    assert sorted(flat) == ["operator.tolerations[0].key", "operator.tolerations[0].operator", "patches[0].kind", "patches[0].x"]
+    assert sorted(flat) == [
+        "operator.tolerations[0].key",
+        "operator.tolerations[0].operator",
+        "patches[0].kind",
+        "patches[0].x",
+    ]
     assert flat["patches[0].x"].encrypted is True
 
 
@@ -371,7 +416,9 @@ def test_generic_credentials_rules() -> None:
     resources[3]["storage"]["region"] = "us-east-1"
     cloud, _ = config()
     credentials = load_spec(cloud, resources).resources[3].storage.credentials
-    assert credentials is not None and credentials.secret_access_key.encrypted and not credentials.access_key_id.encrypted
+    assert (
+        credentials is not None and credentials.secret_access_key.encrypted and not credentials.access_key_id.encrypted
+    )
 
 
 # --- peered networks ---------------------------------------------------------------------------
@@ -405,7 +452,11 @@ def test_peered_defaults_do_not_overlap_and_unknown_ranges_pass() -> None:
     from components.spec import network_cidrs
 
     spec = load_spec(cloud, resources)
-    assert network_cidrs(spec.resources[2]) == {"cluster.nodeCidr": "10.10.0.0/20", "cluster.podCidr": "10.12.0.0/14", "cluster.serviceCidr": "10.16.0.0/20"}
+    assert network_cidrs(spec.resources[2]) == {
+        "cluster.nodeCidr": "10.10.0.0/20",
+        "cluster.podCidr": "10.12.0.0/14",
+        "cluster.serviceCidr": "10.16.0.0/20",
+    }
     assert network_cidrs(spec.resources[1]) == {"cluster.vpcCidr": "10.0.0.0/16"}
     assert network_cidrs(spec.resources[3]) == {}
 
@@ -445,7 +496,10 @@ def test_policy_node_service_account(plan: Plan) -> None:
         "a compromised node gets all of it; give nodeConfig.serviceAccount a service account of their own"
     )
     assert check("gke-node-service-account", rec(POOL, {"nodeConfig": {"machineType": "e2-standard-4"}})) == [message]
-    assert check("gke-node-service-account", rec(POOL, {"nodeConfig": {"serviceAccount": "123456789-compute@developer.gserviceaccount.com"}})) == [message]
+    assert check(
+        "gke-node-service-account",
+        rec(POOL, {"nodeConfig": {"serviceAccount": "123456789-compute@developer.gserviceaccount.com"}}),
+    ) == [message]
     assert check("gke-node-service-account", rec(CLUSTER, {"removeDefaultNodePool": False})) == [
         message.replace("the pool's nodes", "the default pool's nodes")
     ]

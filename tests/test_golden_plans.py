@@ -17,6 +17,7 @@ When a change to the plans is intended, regenerate the golden files and review t
 -m preflight plan --stack <s> --json tests/fixtures/golden/plan-<s>.json --quiet`, with
 `--file tests/fixtures/golden/Pulumi.gpu.yaml` for `gpu`, writes an equivalent file).
 """
+
 from __future__ import annotations
 
 import copy
@@ -31,7 +32,10 @@ from preflight.stackfile import read_stack_file
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "fixtures" / "golden"
-STACK_FILES = {path.name.removeprefix("Pulumi.").removesuffix(".yaml"): path for path in sorted((ROOT / "stacks").glob("Pulumi.*.yaml"))}
+STACK_FILES = {
+    path.name.removeprefix("Pulumi.").removesuffix(".yaml"): path
+    for path in sorted((ROOT / "stacks").glob("Pulumi.*.yaml"))
+}
 STACK_FILES["gpu"] = GOLDEN / "Pulumi.gpu.yaml"
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")

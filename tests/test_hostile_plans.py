@@ -1,5 +1,6 @@
 """Malformed plans: any value in any place of a plan file makes `diff` and `policy`
 answer with an exit code (2 with one line for a plan they cannot use), never a traceback."""
+
 from __future__ import annotations
 
 import contextlib
@@ -57,7 +58,9 @@ def run(main: Any, argv: list[str]) -> tuple[int, str]:
 
 
 @given(path=st.sampled_from(PATHS), value=VALUES)
-def test_any_value_anywhere_is_an_exit_code_not_a_traceback(tmp_path_factory: Any, path: tuple[Any, ...], value: Any) -> None:
+def test_any_value_anywhere_is_an_exit_code_not_a_traceback(
+    tmp_path_factory: Any, path: tuple[Any, ...], value: Any
+) -> None:
     head = tmp_path_factory.mktemp("plans") / "head.json"
     head.write_text(json.dumps(replaced(path, value)))
     code, out = run(diff.main, [str(FIXTURE), str(head)])
@@ -73,4 +76,7 @@ def test_a_wrong_field_type_names_the_field(tmp_path_factory: Any) -> None:
     head.write_text(json.dumps(replaced(("resources", 1, "options", "replaceOnChanges"), True)))
     code, out = run(diff.main, [str(FIXTURE), str(head)])
     assert code == 2
-    assert out.strip() == f"error: {head} is not a plan: resources[1] (azure): `options.replaceOnChanges` must be a list (or null)"
+    assert (
+        out.strip()
+        == f"error: {head} is not a plan: resources[1] (azure): `options.replaceOnChanges` must be a list (or null)"
+    )

@@ -1,6 +1,7 @@
 """Hostile values in plans reach people through the renderers: none may act as markup
 (terminal escape sequences, forged lines, markdown or HTML in a PR comment), and diff
 refuses to compare plans that are not of one stack."""
+
 from __future__ import annotations
 
 import copy
@@ -38,11 +39,16 @@ def test_a_plan_file_is_printable_once_read(tmp_path: Path) -> None:
     text = json.dumps(loaded, ensure_ascii=False)
     assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
     gateway = next(r for r in loaded["resources"] if r["name"] == "aws-usw2-gateway")
-    assert gateway["inputs"]["spec"]["gatewayClassName"] == "x\\x1b[2J\\x1b]8;;https://evil.example\\x07click\\u202e\\nFAKE LINE"
+    assert (
+        gateway["inputs"]["spec"]["gatewayClassName"]
+        == "x\\x1b[2J\\x1b]8;;https://evil.example\\x07click\\u202e\\nFAKE LINE"
+    )
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
-def test_diff_output_carries_no_control_characters(tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diff_output_carries_no_control_characters(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = write(tmp_path, "base.json", json.loads(FIXTURE.read_text()))
     head = write(tmp_path, "head.json", poisoned())
     assert diff.main([base, head, "--format", fmt]) == 0
@@ -93,7 +99,10 @@ def test_a_resource_name_in_markdown_is_not_html(tmp_path: Path, capsys: pytest.
     gateway["name"] = "</summary><img src=x onerror=alert(1)>"
     base_gateway = next(r for r in base_doc["resources"] if r["name"] == "aws-usw2-gateway")
     base_gateway["name"] = gateway["name"]
-    assert diff.main([write(tmp_path, "b.json", base_doc), write(tmp_path, "h.json", head_doc), "--format", "markdown"]) == 0
+    assert (
+        diff.main([write(tmp_path, "b.json", base_doc), write(tmp_path, "h.json", head_doc), "--format", "markdown"])
+        == 0
+    )
     out = capsys.readouterr().out
     # Inside a code span GitHub shows HTML as text; outside one it must be escaped.
     outside_code = re.sub(r"(`+)(?s:.+?)\1", "", out)
@@ -102,7 +111,9 @@ def test_a_resource_name_in_markdown_is_not_html(tmp_path: Path, capsys: pytest.
 
 
 @pytest.mark.parametrize(("key", "other"), [("stack", "prod"), ("project", "someone-else")])
-def test_plans_of_different_stacks_or_projects_are_refused(tmp_path: Path, key: str, other: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plans_of_different_stacks_or_projects_are_refused(
+    tmp_path: Path, key: str, other: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     base_doc = json.loads(FIXTURE.read_text())
     head_doc = {**copy.deepcopy(base_doc), key: other}
     argv = [write(tmp_path, "b.json", base_doc), write(tmp_path, "h.json", head_doc)]

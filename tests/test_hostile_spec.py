@@ -1,5 +1,6 @@
 """Hostile and careless values in the stack config (issue #15, the spec's part): each
 is rejected at its path with a message that says what to do, never echoed raw."""
+
 from __future__ import annotations
 
 import copy
@@ -34,8 +35,14 @@ def problems(mutate: Callable[[dict[str, Any], list[dict[str, Any]]], None]) -> 
         ("resources[1].name (aws-usw2\\n)", lambda c, r: r[1].__setitem__("name", "aws-usw2\n")),
         ("resources[1].region (aws-usw2)", lambda c, r: r[1].__setitem__("region", "us-west-2\n")),
         ("resources[2].storage.bucket (gcp-usc1)", lambda c, r: r[2].__setitem__("storage", {"bucket": "gs://b\n"})),
-        ("resources[3].storage.endpoint (onprem)", lambda c, r: r[3]["storage"].__setitem__("endpoint", "https://minio.example.com\n")),
-        ("resources[0].cluster.nodePools[0].name (default)", lambda c, r: r[0]["cluster"]["nodePools"][0].__setitem__("name", "cpu\n")),
+        (
+            "resources[3].storage.endpoint (onprem)",
+            lambda c, r: r[3]["storage"].__setitem__("endpoint", "https://minio.example.com\n"),
+        ),
+        (
+            "resources[0].cluster.nodePools[0].name (default)",
+            lambda c, r: r[0]["cluster"]["nodePools"][0].__setitem__("name", "cpu\n"),
+        ),
         ("cloud.name", lambda c, r: c.__setitem__("name", "ml-platform\n")),
     ],
 )
@@ -67,7 +74,11 @@ def test_escape_sequences_are_never_printed_raw() -> None:
             "resources[3].storage.credentials.addressingStyle (onprem)",
             lambda c, r: r[3]["storage"].update(
                 region="us-east-1",
-                credentials={"accessKeyId": "minio", "secretAccessKey": "k", "addressingStyle": {"secure": SECRET_TEXT}},
+                credentials={
+                    "accessKeyId": "minio",
+                    "secretAccessKey": "k",
+                    "addressingStyle": {"secure": SECRET_TEXT},
+                },
             ),
         ),
     ],
@@ -102,9 +113,11 @@ def test_a_vpc_cidr_that_is_no_network_is_rejected() -> None:
 
 
 def test_the_system_pool_bounds_and_instance_type_are_checked() -> None:
-    assert problems(lambda c, r: r[1].__setitem__("cluster", {"systemPool": {"instanceType": "m6i.xlarge", "minCount": 3, "maxCount": 1}})) == [
-        "resources[1].cluster.systemPool (aws-usw2): minCount (3) must not exceed maxCount (1)"
-    ]
+    assert problems(
+        lambda c, r: r[1].__setitem__(
+            "cluster", {"systemPool": {"instanceType": "m6i.xlarge", "minCount": 3, "maxCount": 1}}
+        )
+    ) == ["resources[1].cluster.systemPool (aws-usw2): minCount (3) must not exceed maxCount (1)"]
     assert problems(lambda c, r: r[1].__setitem__("cluster", {"systemPool": {"instanceType": " "}})) == [
         "resources[1].cluster.systemPool.instanceType (aws-usw2): ' ' does not have the required form ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
     ]
@@ -145,6 +158,12 @@ def test_snake_case_keys_are_rejected_with_the_camel_case_spelling() -> None:
 
 
 def test_a_stack_holds_at_most_100_cloud_resources() -> None:
-    generic = {"provider": "Generic", "region": "dc1", "kubeconfig": {"secure": "k"}, "cliToken": {"secure": "t"}, "storage": {"bucket": "s3://data"}}
+    generic = {
+        "provider": "Generic",
+        "region": "dc1",
+        "kubeconfig": {"secure": "k"},
+        "cliToken": {"secure": "t"},
+        "storage": {"bucket": "s3://data"},
+    }
     found = problems(lambda c, r: r.extend({**generic, "name": f"g{i}"} for i in range(97)))
     assert found == ["resources: List should have at most 100 items after validation, not 101"]

@@ -1,5 +1,6 @@
 """Files that are not what they claim: every command reads through preflight/inputs.py,
 which answers with one line and exit 2, never a traceback, a hang or all the memory."""
+
 from __future__ import annotations
 
 import os
@@ -57,7 +58,9 @@ def test_deep_nesting_is_refused_without_a_recursion_error(tmp_path: Path, capsy
     assert "nested deeper than 64 levels" in out and "Traceback" not in out
 
 
-def test_an_alias_bomb_under_another_projects_key_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_alias_bomb_under_another_projects_key_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lines = ["config:", "  other:bomb:", '    a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
     for i in range(1, 9):
         lines.append(f"    a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]")
@@ -139,7 +142,18 @@ def test_commands_exit_cleanly_without_stderr_noise() -> None:
     import sys
 
     root = Path(__file__).resolve().parent.parent
-    for argv in (["validate", "stacks/Pulumi.dev.yaml"], ["plan", "--stack", "dev", "--quiet"], ["plan", "--stack", "dev", "--quiet", "--first-preview"]):
-        result = subprocess.run([sys.executable, "-m", "preflight", *argv], cwd=root, capture_output=True, text=True, timeout=300, check=False)
+    for argv in (
+        ["validate", "stacks/Pulumi.dev.yaml"],
+        ["plan", "--stack", "dev", "--quiet"],
+        ["plan", "--stack", "dev", "--quiet", "--first-preview"],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "preflight", *argv],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert result.returncode == 0, result.stderr
         assert result.stderr == "", result.stderr

@@ -4,6 +4,7 @@ namespaces in the plan, the smoke RayJob's wait condition, and the spec's refusa
 Expected charts, names and keys are literals from the upstream sources (README: KubeRay
 options), never imported from the code under test.
 """
+
 from __future__ import annotations
 
 import copy
@@ -30,11 +31,18 @@ GENERIC = {
 }
 # One resource per provider; the primary adds a T4 pool (16 vCPU, 110 GiB, 1 GPU, max 4).
 RESOURCES: list[dict[str, Any]] = [
-    {"name": "default", "provider": "Azure", "region": "eastus2", "cluster": {"nodePools": [
-        {"name": "cpu", "instanceType": "Standard_D16s_v5"},
-        {"name": "cpuspot", "instanceType": "Standard_D16s_v5", "capacityType": "SPOT"},
-        {"name": "gput4", "instanceType": "Standard_NC16as_T4_v3", "maxCount": 4, "gpu": {"type": "T4"}},
-    ]}},
+    {
+        "name": "default",
+        "provider": "Azure",
+        "region": "eastus2",
+        "cluster": {
+            "nodePools": [
+                {"name": "cpu", "instanceType": "Standard_D16s_v5"},
+                {"name": "cpuspot", "instanceType": "Standard_D16s_v5", "capacityType": "SPOT"},
+                {"name": "gput4", "instanceType": "Standard_NC16as_T4_v3", "maxCount": 4, "gpu": {"type": "T4"}},
+            ]
+        },
+    },
     {"name": "aws", "provider": "AWS", "region": "us-west-2"},
     {"name": "gcp", "provider": "GCP", "region": "us-central1", "project": "my-gcp-project"},
     GENERIC,
@@ -60,7 +68,12 @@ def off() -> Plan:
 
 
 # Every resource: Kueue, metrics with kube-prometheus-stack, token auth, the smoke job.
-FULL = {"batchScheduler": "kueue", "metrics": {"enabled": True, "installPrometheus": True}, "authentication": "token", "smokeTest": True}
+FULL = {
+    "batchScheduler": "kueue",
+    "metrics": {"enabled": True, "installPrometheus": True},
+    "authentication": "token",
+    "smokeTest": True,
+}
 
 
 @pytest.fixture(scope="module")
@@ -99,14 +112,35 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
     record = off.named(f"{resource}-kuberay")
     i = record["inputs"]
     assert (i["name"], i["chart"], i["version"], i["namespace"], i["repositoryOpts"]) == (
-        "kuberay-operator", "kuberay-operator", "1.6.2", "kuberay-system", KUBERAY_REPO
+        "kuberay-operator",
+        "kuberay-operator",
+        "1.6.2",
+        "kuberay-system",
+        KUBERAY_REPO,
     )
     assert i.get("values", {}) == {}
     assert record["parent"].endswith(f"ClusterAddons::{resource}")
-    extra = {f"{resource}-{k}" for k in ("kueue", "volcano", "yunikorn", "scheduler-plugins", "kai", "prometheus",
-                                          "smoke-test", "smoke-namespace", "cluster-queue", "ray-head-monitor")}
+    extra = {
+        f"{resource}-{k}"
+        for k in (
+            "kueue",
+            "volcano",
+            "yunikorn",
+            "scheduler-plugins",
+            "kai",
+            "prometheus",
+            "smoke-test",
+            "smoke-namespace",
+            "cluster-queue",
+            "ray-head-monitor",
+        )
+    }
     assert not extra & names(off)
-    assert not [r for r in off.resources if r["type"].startswith(("kubernetes:ray.io", "kubernetes:kueue", "kubernetes:monitoring"))]
+    assert not [
+        r
+        for r in off.resources
+        if r["type"].startswith(("kubernetes:ray.io", "kubernetes:kueue", "kubernetes:monitoring"))
+    ]
 
 
 # --- batch schedulers -------------------------------------------------------------------------
@@ -115,24 +149,67 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
 @pytest.mark.parametrize(
     "resource, key, chart, version, namespace, repo, chart_values, batch_scheduler",
     [
-        ("default", "volcano", "volcano", "1.14.4", "volcano-system", "https://volcano-sh.github.io/helm-charts", {}, "volcano"),
-        ("aws", "yunikorn", "yunikorn", "1.8.0", "yunikorn", "https://apache.github.io/yunikorn-release",
-         {"embedAdmissionController": False}, "yunikorn"),
-        ("gcp", "scheduler-plugins", "scheduler-plugins", "0.33.5", "scheduler-plugins", "https://scheduler-plugins.sigs.k8s.io",
-         {"scheduler": {"name": "scheduler-plugins"}}, "scheduler-plugins"),
-        ("onprem", "kai", "oci://ghcr.io/kai-scheduler/kai-scheduler/kai-scheduler", "v0.12.6", "kai-scheduler", None, {}, "kai-scheduler"),
+        (
+            "default",
+            "volcano",
+            "volcano",
+            "1.14.4",
+            "volcano-system",
+            "https://volcano-sh.github.io/helm-charts",
+            {},
+            "volcano",
+        ),
+        (
+            "aws",
+            "yunikorn",
+            "yunikorn",
+            "1.8.0",
+            "yunikorn",
+            "https://apache.github.io/yunikorn-release",
+            {"embedAdmissionController": False},
+            "yunikorn",
+        ),
+        (
+            "gcp",
+            "scheduler-plugins",
+            "scheduler-plugins",
+            "0.33.5",
+            "scheduler-plugins",
+            "https://scheduler-plugins.sigs.k8s.io",
+            {"scheduler": {"name": "scheduler-plugins"}},
+            "scheduler-plugins",
+        ),
+        (
+            "onprem",
+            "kai",
+            "oci://ghcr.io/kai-scheduler/kai-scheduler/kai-scheduler",
+            "v0.12.6",
+            "kai-scheduler",
+            None,
+            {},
+            "kai-scheduler",
+        ),
     ],
 )
 def test_scheduler_chart_and_operator_setting(
-    rotation: Plan, resource: str, key: str, chart: str, version: str, namespace: str, repo: str | None,
-    chart_values: dict[str, Any], batch_scheduler: str,
+    rotation: Plan,
+    resource: str,
+    key: str,
+    chart: str,
+    version: str,
+    namespace: str,
+    repo: str | None,
+    chart_values: dict[str, Any],
+    batch_scheduler: str,
 ) -> None:
     i = inputs(rotation, f"{resource}-{key}")
     assert (i["chart"], i["version"], i["namespace"], i["createNamespace"]) == (chart, version, namespace, True)
     assert i.get("repositoryOpts") == ({"repo": repo} if repo else None)
     assert i.get("values", {}) == chart_values
     # No node selector or tolerations: the untainted system pool is the only place they fit.
-    assert "nodeSelector" not in json.dumps(i.get("values", {})) and "tolerations" not in json.dumps(i.get("values", {}))
+    assert "nodeSelector" not in json.dumps(i.get("values", {})) and "tolerations" not in json.dumps(
+        i.get("values", {})
+    )
     assert inputs(rotation, f"{resource}-kuberay")["values"]["batchScheduler"] == {"name": batch_scheduler}
 
 
@@ -140,7 +217,11 @@ def test_scheduler_chart_and_operator_setting(
 def test_kueue_chart_runs_after_the_kuberay_crds(full: Plan, resource: str) -> None:
     record = full.named(f"{resource}-kueue")
     i = record["inputs"]
-    assert (i["chart"], i["version"], i["namespace"]) == ("oci://registry.k8s.io/kueue/charts/kueue", "0.19.2", "kueue-system")
+    assert (i["chart"], i["version"], i["namespace"]) == (
+        "oci://registry.k8s.io/kueue/charts/kueue",
+        "0.19.2",
+        "kueue-system",
+    )
     assert i.get("values", {}) == {} and "repositoryOpts" not in i
     assert full.named(f"{resource}-kuberay")["urn"] in record["dependsOn"]
     # Kueue admits through its own ray.io integrations: KubeRay gets no batchScheduler.
@@ -168,14 +249,21 @@ def test_kueue_queues_are_sized_from_the_pools(full: Plan, resource: str) -> Non
     cpu, memory, gpu = QUOTAS[resource]
     assert queue["inputs"]["spec"] == {
         "namespaceSelector": {},
-        "resourceGroups": [{
-            "coveredResources": ["cpu", "memory", "nvidia.com/gpu"],
-            "flavors": [{"name": "default-flavor", "resources": [
-                {"name": "cpu", "nominalQuota": cpu},
-                {"name": "memory", "nominalQuota": memory},
-                {"name": "nvidia.com/gpu", "nominalQuota": gpu},
-            ]}],
-        }],
+        "resourceGroups": [
+            {
+                "coveredResources": ["cpu", "memory", "nvidia.com/gpu"],
+                "flavors": [
+                    {
+                        "name": "default-flavor",
+                        "resources": [
+                            {"name": "cpu", "nominalQuota": cpu},
+                            {"name": "memory", "nominalQuota": memory},
+                            {"name": "nvidia.com/gpu", "nominalQuota": gpu},
+                        ],
+                    }
+                ],
+            }
+        ],
     }
     assert {flavor["urn"], full.named(f"{resource}-kueue")["urn"]} <= set(queue["dependsOn"])
     for namespace in ("default", "kuberay-smoke-test"):
@@ -197,7 +285,10 @@ def test_smoke_job_waits_for_success_in_its_own_namespace(full: Plan, resource: 
     assert job["type"] == "kubernetes:ray.io/v1:RayJob"
     meta = job["inputs"]["metadata"]
     assert (meta["name"], meta["namespace"]) == ("kuberay-smoke-test", "kuberay-smoke-test")
-    assert meta["annotations"] == {"pulumi.com/waitFor": "jsonpath={.status.jobStatus}=SUCCEEDED", "pulumi.com/timeoutSeconds": "900"}
+    assert meta["annotations"] == {
+        "pulumi.com/waitFor": "jsonpath={.status.jobStatus}=SUCCEEDED",
+        "pulumi.com/timeoutSeconds": "900",
+    }
     assert meta["labels"] == {"kueue.x-k8s.io/queue-name": "ray-queue"}
     spec = job["inputs"]["spec"]
     assert (spec["shutdownAfterJobFinishes"], spec["ttlSecondsAfterFinished"], spec["backoffLimit"]) == (True, 60, 0)
@@ -210,7 +301,10 @@ def test_smoke_job_waits_for_success_in_its_own_namespace(full: Plan, resource: 
     assert head["image"] == "rayproject/ray:2.52.0"
     assert head["resources"] == {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "1", "memory": "2Gi"}}
     assert "tolerations" not in cluster["headGroupSpec"]["template"]["spec"]  # CPU only, system pool
-    urns = {full.named(f"{resource}-{k}")["urn"] for k in ("kuberay", "smoke-namespace", "kueue", "local-queue-kuberay-smoke-test")}
+    urns = {
+        full.named(f"{resource}-{k}")["urn"]
+        for k in ("kuberay", "smoke-namespace", "kueue", "local-queue-kuberay-smoke-test")
+    }
     assert urns <= set(job["dependsOn"])
     assert job["options"]["deletedWith"] == full.named(f"{resource}-kuberay")["options"]["deletedWith"]
 
@@ -231,7 +325,9 @@ def test_smoke_job_is_valid_against_the_rayjob_crd(full: Plan, tmp_path: Path) -
         pytest.skip(f"crd-validate not set up (bash {tool.parent}/setup.sh) or {crds} absent")
     plan_file = tmp_path / "plan.json"
     plan_file.write_text(json.dumps(full.to_json()))
-    result = subprocess.run([str(validator), str(tool), str(crds), str(plan_file)], capture_output=True, text=True, timeout=300, check=False)
+    result = subprocess.run(
+        [str(validator), str(tool), str(crds), str(plan_file)], capture_output=True, text=True, timeout=300, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count("RayJob ray.io/v1") == 4 and "TOTAL violations: 0" in result.stdout
 
@@ -244,10 +340,19 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
     prometheus = full.named(f"{resource}-prometheus")
     i = prometheus["inputs"]
     assert (i["chart"], i["version"], i["namespace"], i["repositoryOpts"]) == (
-        "kube-prometheus-stack", "88.5.3", "monitoring", {"repo": "https://prometheus-community.github.io/helm-charts"}
+        "kube-prometheus-stack",
+        "88.5.3",
+        "monitoring",
+        {"repo": "https://prometheus-community.github.io/helm-charts"},
     )
-    assert i["values"] == {"prometheus": {"prometheusSpec": {
-        "serviceMonitorSelectorNilUsesHelmValues": False, "podMonitorSelectorNilUsesHelmValues": False}}}
+    assert i["values"] == {
+        "prometheus": {
+            "prometheusSpec": {
+                "serviceMonitorSelectorNilUsesHelmValues": False,
+                "podMonitorSelectorNilUsesHelmValues": False,
+            }
+        }
+    }
     kuberay = full.named(f"{resource}-kuberay")
     assert kuberay["inputs"]["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
     assert prometheus["urn"] in kuberay["dependsOn"]  # the chart's ServiceMonitor needs the CRDs
@@ -258,7 +363,11 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
         assert monitor["inputs"]["spec"]["namespaceSelector"] == {"any": True}
         assert monitor["inputs"]["spec"]["selector"] == {"matchLabels": {"ray.io/node-type": node_type}}
         assert prometheus["urn"] in monitor["dependsOn"]
-    assert [e["port"] for e in head["inputs"]["spec"]["podMetricsEndpoints"]] == ["metrics", "as-metrics", "dash-metrics"]
+    assert [e["port"] for e in head["inputs"]["spec"]["podMetricsEndpoints"]] == [
+        "metrics",
+        "as-metrics",
+        "dash-metrics",
+    ]
 
 
 def test_metrics_without_prometheus_installs_only_the_monitors(rotation: Plan) -> None:
@@ -277,7 +386,9 @@ def test_kubernetes_rbac_installs_the_ray_roles(rotation: Plan) -> None:
         {"apiGroups": ["authentication.k8s.io"], "resources": ["tokenreviews"], "verbs": ["create"]},
         {"apiGroups": ["authorization.k8s.io"], "resources": ["subjectaccessreviews"], "verbs": ["create"]},
     ]
-    assert inputs(rotation, "aws-ray-writer")["rules"] == [{"apiGroups": ["ray.io"], "resources": ["rayclusters"], "verbs": ["ray:write"]}]
+    assert inputs(rotation, "aws-ray-writer")["rules"] == [
+        {"apiGroups": ["ray.io"], "resources": ["rayclusters"], "verbs": ["ray:write"]}
+    ]
     assert "default-ray-writer" not in names(rotation)
 
 
@@ -302,13 +413,17 @@ def test_network_policy_turns_on_its_feature_gate_on_1_7_0(rotation: Plan) -> No
 
 @pytest.mark.parametrize(
     "chart_values, argument",
-    [({"batchScheduler": {"name": "volcano"}}, "--batch-scheduler=volcano"),
-     ({"batchScheduler": {"name": "kai-scheduler"}}, "--batch-scheduler=kai-scheduler")],
+    [
+        ({"batchScheduler": {"name": "volcano"}}, "--batch-scheduler=volcano"),
+        ({"batchScheduler": {"name": "kai-scheduler"}}, "--batch-scheduler=kai-scheduler"),
+    ],
 )
 def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argument: str, tmp_path: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
-    objects = helm.render(helm.CHARTS / "kuberay-operator-1.6.2", chart_values, "kuberay-system", "kuberay-operator", tmp_path)
+    objects = helm.render(
+        helm.CHARTS / "kuberay-operator-1.6.2", chart_values, "kuberay-system", "kuberay-operator", tmp_path
+    )
     (deployment,) = [o for o in objects if o["kind"] == "Deployment"]
     assert argument in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
 
@@ -317,7 +432,9 @@ def test_operator_chart_renders_its_service_monitor(tmp_path: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     values = {"metrics": {"serviceMonitor": {"enabled": True}}}
-    objects = helm.render(helm.CHARTS / "kuberay-operator-1.6.2", values, "kuberay-system", "kuberay-operator", tmp_path)
+    objects = helm.render(
+        helm.CHARTS / "kuberay-operator-1.6.2", values, "kuberay-system", "kuberay-operator", tmp_path
+    )
     (monitor,) = [o for o in objects if o["kind"] == "ServiceMonitor"]
     assert monitor["metadata"]["namespace"] == "kuberay-system"
     assert monitor["spec"]["selector"] == {"matchLabels": {"app.kubernetes.io/name": "kuberay-operator"}}
@@ -351,44 +468,77 @@ def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize(
     "index, kuberay, expected",
     [
-        (0, {"historyServer": True},
-         "resources[0].addons.kuberay.historyServer (default): is not supported: the KubeRay History Server "
-         "(kuberay/historyserver) is alpha behind the RayClusterHistoryServer feature gate of 1.7.0, with no released "
-         "chart or image (its manifests use an image you build from source), so there is nothing pinned to install; "
-         "leave it false"),
-        (3, {"networkPolicy": True},
-         "resources[3].addons.kuberay.networkPolicy (onprem): needs the RayClusterNetworkPolicy feature gate, which "
-         "KubeRay has from 1.7.0 and this program wires for chart 1.7.0 (addons.kuberay.version is 1.6.2); set "
-         'addons.kuberay.version: "1.7.0"'),
-        (1, {"networkPolicy": True, "version": "1.7.0"},
-         "resources[1].addons.kuberay.networkPolicy (aws): the AWS cluster this program builds enforces no "
-         "NetworkPolicy (no network policy engine is enabled on it), so the policies KubeRay would create would be "
-         "inert; use it on a Generic cluster that enforces NetworkPolicy"),
-        (3, {"batchScheduler": "kueue"},
-         "resources[3].addons.kuberay.queueQuota (onprem): a Generic cluster's pools are unknown to this program: "
-         "set addons.kuberay.queueQuota (cpu, memoryGi, gpu) to size the Kueue ClusterQueue"),
-        (2, {"batchScheduler": "kai", "version": "1.4.2"},
-         "resources[2].addons.kuberay.batchScheduler (gcp): the KAI batch scheduler needs KubeRay 1.5.0 or later "
-         "(addons.kuberay.version is 1.4.2); raise addons.kuberay.version"),
-        (0, {"batchScheduler": "kai", "smokeTest": True},
-         "resources[0].addons.kuberay.smokeTest (default): cannot run with batchScheduler kai: KubeRay leaves Ray pods "
-         "pending until their RayJob carries a kai.scheduler/queue label of an existing KAI Queue, and this program "
-         "creates no KAI queues; turn smokeTest off or use another batchScheduler"),
-        (0, {"authentication": "kubernetes-rbac", "version": "1.5.1"},
-         "resources[0].addons.kuberay.authentication (default): authOptions.enableK8sTokenAuth needs KubeRay 1.6.0 or "
-         "later (addons.kuberay.version is 1.5.1); raise addons.kuberay.version"),
-        (0, {"authentication": "token", "version": "1.5.0"},
-         "resources[0].addons.kuberay.authentication (default): authOptions.mode: token needs KubeRay 1.5.1 or later "
-         "(addons.kuberay.version is 1.5.0); raise addons.kuberay.version"),
-        (0, {"metrics": {"installPrometheus": True}},
-         "resources[0].addons.kuberay.metrics.installPrometheus (default): installPrometheus without enabled: set "
-         "metrics.enabled: true (or drop installPrometheus)"),
-        (0, {"queueQuota": {"cpu": 8, "memoryGi": 32}},
-         "resources[0].addons.kuberay.queueQuota (default): queueQuota sizes the Kueue ClusterQueue: set "
-         "batchScheduler: kueue or drop queueQuota"),
-        (0, {"batchScheduler": "slurm"},
-         "resources[0].addons.kuberay.batchScheduler (default): Input should be 'none', 'volcano', 'yunikorn', "
-         "'kueue', 'scheduler-plugins' or 'kai'"),
+        (
+            0,
+            {"historyServer": True},
+            "resources[0].addons.kuberay.historyServer (default): is not supported: the KubeRay History Server "
+            "(kuberay/historyserver) is alpha behind the RayClusterHistoryServer feature gate of 1.7.0, with no released "
+            "chart or image (its manifests use an image you build from source), so there is nothing pinned to install; "
+            "leave it false",
+        ),
+        (
+            3,
+            {"networkPolicy": True},
+            "resources[3].addons.kuberay.networkPolicy (onprem): needs the RayClusterNetworkPolicy feature gate, which "
+            "KubeRay has from 1.7.0 and this program wires for chart 1.7.0 (addons.kuberay.version is 1.6.2); set "
+            'addons.kuberay.version: "1.7.0"',
+        ),
+        (
+            1,
+            {"networkPolicy": True, "version": "1.7.0"},
+            "resources[1].addons.kuberay.networkPolicy (aws): the AWS cluster this program builds enforces no "
+            "NetworkPolicy (no network policy engine is enabled on it), so the policies KubeRay would create would be "
+            "inert; use it on a Generic cluster that enforces NetworkPolicy",
+        ),
+        (
+            3,
+            {"batchScheduler": "kueue"},
+            "resources[3].addons.kuberay.queueQuota (onprem): a Generic cluster's pools are unknown to this program: "
+            "set addons.kuberay.queueQuota (cpu, memoryGi, gpu) to size the Kueue ClusterQueue",
+        ),
+        (
+            2,
+            {"batchScheduler": "kai", "version": "1.4.2"},
+            "resources[2].addons.kuberay.batchScheduler (gcp): the KAI batch scheduler needs KubeRay 1.5.0 or later "
+            "(addons.kuberay.version is 1.4.2); raise addons.kuberay.version",
+        ),
+        (
+            0,
+            {"batchScheduler": "kai", "smokeTest": True},
+            "resources[0].addons.kuberay.smokeTest (default): cannot run with batchScheduler kai: KubeRay leaves Ray pods "
+            "pending until their RayJob carries a kai.scheduler/queue label of an existing KAI Queue, and this program "
+            "creates no KAI queues; turn smokeTest off or use another batchScheduler",
+        ),
+        (
+            0,
+            {"authentication": "kubernetes-rbac", "version": "1.5.1"},
+            "resources[0].addons.kuberay.authentication (default): authOptions.enableK8sTokenAuth needs KubeRay 1.6.0 or "
+            "later (addons.kuberay.version is 1.5.1); raise addons.kuberay.version",
+        ),
+        (
+            0,
+            {"authentication": "token", "version": "1.5.0"},
+            "resources[0].addons.kuberay.authentication (default): authOptions.mode: token needs KubeRay 1.5.1 or later "
+            "(addons.kuberay.version is 1.5.0); raise addons.kuberay.version",
+        ),
+        (
+            0,
+            {"metrics": {"installPrometheus": True}},
+            "resources[0].addons.kuberay.metrics.installPrometheus (default): installPrometheus without enabled: set "
+            "metrics.enabled: true (or drop installPrometheus)",
+        ),
+        (
+            0,
+            {"queueQuota": {"cpu": 8, "memoryGi": 32}},
+            "resources[0].addons.kuberay.queueQuota (default): queueQuota sizes the Kueue ClusterQueue: set "
+            "batchScheduler: kueue or drop queueQuota",
+        ),
+        (
+            0,
+            {"batchScheduler": "slurm"},
+            "resources[0].addons.kuberay.batchScheduler (default): Input should be 'none', 'volcano', 'yunikorn', "
+            "'kueue', 'scheduler-plugins' or 'kai'",
+        ),
     ],
 )
 def test_spec_refuses_what_upstream_does_not_support(index: int, kuberay: dict[str, Any], expected: str) -> None:
@@ -398,7 +548,9 @@ def test_spec_refuses_what_upstream_does_not_support(index: int, kuberay: dict[s
 def test_kueue_sizes_a_pool_with_an_explicit_shape_from_that_shape() -> None:
     resources = copy.deepcopy(RESOURCES)
     resources[1]["cluster"] = {
-        "nodePools": [{"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": 2, "shape": {"cpu": 128, "memoryGb": 4096}}]
+        "nodePools": [
+            {"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": 2, "shape": {"cpu": 128, "memoryGb": 4096}}
+        ]
     }
     resources[1]["addons"] = {"kuberay": {"batchScheduler": "kueue"}}
     quota = load_spec(CLOUD, resources).resources[1].addons.kuberay.queue_quota

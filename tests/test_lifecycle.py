@@ -2,6 +2,7 @@
 delete-first replacement of fixed-name pools (shown by preflight.diff), the destroy
 order of every provider walked from the plan's dependency graph, and retained storage
 that survives its resource group."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -63,7 +64,10 @@ def make_spot(values: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("edit", "pools"),
     [
-        (change_instance_type, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
+        (
+            change_instance_type,
+            {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL},
+        ),
         (add_gpu, {"default-pool-gput4": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
         (make_spot, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
     ],
@@ -139,8 +143,13 @@ def position(order: list[str], name: str) -> int:
     return order.index(name)
 
 
-@pytest.mark.parametrize(("resource", "cluster", "network"), [("aws-usw2", "aws-usw2-eks", "aws-usw2-vpc"), ("gcp-usc1", "gcp-usc1-gke", None)])
-def test_eks_and_gke_delete_the_gateway_before_the_cluster_and_network(graph: Graph, resource: str, cluster: str, network: str | None) -> None:
+@pytest.mark.parametrize(
+    ("resource", "cluster", "network"),
+    [("aws-usw2", "aws-usw2-eks", "aws-usw2-vpc"), ("gcp-usc1", "gcp-usc1-gke", None)],
+)
+def test_eks_and_gke_delete_the_gateway_before_the_cluster_and_network(
+    graph: Graph, resource: str, cluster: str, network: str | None
+) -> None:
     order = graph.destroy_order()
     for owner in (f"{resource}-gateway", f"{resource}-envoy-proxy", f"{resource}-gateway-class"):
         assert owner in order, f"{owner} must really be deleted, not deletedWith the cluster"
@@ -219,7 +228,9 @@ def test_crds_are_their_own_resources_before_the_controllers(dev: dict[str, Any]
     assert envoy_crds["inputs"] == {
         "chart": "oci://docker.io/envoyproxy/gateway-crds-helm",
         "version": "v1.7.0",
-        "values": {"crds": {"gatewayAPI": {"enabled": True, "channel": "experimental"}, "envoyGateway": {"enabled": True}}},
+        "values": {
+            "crds": {"gatewayAPI": {"enabled": True, "channel": "experimental"}, "envoyGateway": {"enabled": True}}
+        },
     }
     assert kuberay_crds["type"] == "kubernetes:yaml/v2:ConfigGroup"
     assert kuberay_crds["inputs"]["files"] == [
@@ -248,11 +259,19 @@ def test_crds_are_applied_with_force_and_kept_on_delete() -> None:
 
     from components.addons import take_over_crd
 
-    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "rayjobs.ray.io"}}
-    args = pulumi.ResourceTransformArgs(True, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "rayjobs", crd, pulumi.ResourceOptions())
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "rayjobs.ray.io"},
+    }
+    args = pulumi.ResourceTransformArgs(
+        True, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "rayjobs", crd, pulumi.ResourceOptions()
+    )
     result = take_over_crd(args)
     assert result is not None
     assert result.props["metadata"] == {"name": "rayjobs.ray.io", "annotations": {"pulumi.com/patchForce": "true"}}
     assert result.opts.retain_on_delete is True
-    other = pulumi.ResourceTransformArgs(True, "kubernetes:core/v1:Service", "svc", {"metadata": {}}, pulumi.ResourceOptions())
+    other = pulumi.ResourceTransformArgs(
+        True, "kubernetes:core/v1:Service", "svc", {"metadata": {}}, pulumi.ResourceOptions()
+    )
     assert take_over_crd(other) is None

@@ -6,6 +6,7 @@ pinned, every file hashed. These tests fail when a lock and its top-level list d
 (a pin edited in one and not the other, a package added or removed without `make lock`),
 when an install could skip the hash check, and when a chart pin in components/defaults.py
 is not covered by a Renovate manager."""
+
 from __future__ import annotations
 
 import json
@@ -123,7 +124,7 @@ def test_every_locked_package_carries_hashes_and_the_header_renovate_reruns(lock
 def test_uv_settings_make_one_hashed_lock_for_every_platform() -> None:
     settings = (ROOT / "uv.toml").read_text(encoding="utf-8")
     assert re.search(r"^\[pip\]$", settings, re.MULTILINE)
-    for line in ('universal = true', 'python-version = "3.11"', 'generate-hashes = true'):
+    for line in ("universal = true", 'python-version = "3.11"', "generate-hashes = true"):
         assert re.search(rf"^{re.escape(line)}$", settings, re.MULTILINE), line
 
 
@@ -135,7 +136,9 @@ def test_program_and_policy_pack_run_the_same_versions() -> None:
     assert {"pulumi", "pulumi-policy", "pydantic", "pydantic-core", "protobuf", "grpcio"} <= set(pack)
     for name, entry in pack.items():
         if name in program:
-            assert entry.version == program[name].version, f"{name}: policy {entry.version}, program {program[name].version}"
+            assert entry.version == program[name].version, (
+                f"{name}: policy {entry.version}, program {program[name].version}"
+            )
 
 
 def test_dev_tools_for_the_lint_step_are_locked() -> None:
@@ -145,15 +148,25 @@ def test_dev_tools_for_the_lint_step_are_locked() -> None:
 
 def test_makefile_installs_with_hash_checking_by_uv_or_pip() -> None:
     # `make -n` prints the recipe without running it (no recursive make in it).
-    for installer, expected in (("auto", "pip sync --quiet --require-hashes --python venv/bin/python requirements.txt"),
-                                ("pip", "pip install --quiet --disable-pip-version-check --require-hashes -r requirements.txt")):
+    for installer, expected in (
+        ("auto", "pip sync --quiet --require-hashes --python venv/bin/python requirements.txt"),
+        ("pip", "pip install --quiet --disable-pip-version-check --require-hashes -r requirements.txt"),
+    ):
         result = subprocess.run(
             ["make", "-n", "-B", "venv", f"INSTALLER={installer}", "VENV=/nonexistent/venv"],
-            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
         assert result.returncode == 0, result.stderr
         assert expected.replace("venv/bin", "/nonexistent/venv/bin") in result.stdout, result.stdout
-    lock = " ".join(subprocess.run(["make", "-n", "lock"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False).stdout.split())
+    lock = " ".join(
+        subprocess.run(
+            ["make", "-n", "lock"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+        ).stdout.split()
+    )
     assert "--require-hashes --only-binary :all: -r requirements-uv.txt" in lock  # uv itself, hash-checked
     for name, source in LOCKS.items():  # `make lock` writes each lock with its header's command
         constraint = f"--constraint={CONSTRAINTS[name]} " if name in CONSTRAINTS else ""
@@ -195,8 +208,12 @@ def python_regex(js: str) -> re.Pattern[str]:
 def test_renovate_config_matches_renovates_schema() -> None:
     exe = Path(sys.executable).parent / "check-jsonschema"
     result = subprocess.run(
-        [str(exe), "--builtin-schema", "vendor.renovate", str(RENOVATE)], capture_output=True, text=True, timeout=120
-    , check=False)
+        [str(exe), "--builtin-schema", "vendor.renovate", str(RENOVATE)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -1,5 +1,6 @@
 """Names the clouds accept (platform.md 9.3): each derived name at its cloud's limits,
 and `preflight validate` rejecting every collision with both config paths."""
+
 from __future__ import annotations
 
 import re
@@ -96,8 +97,18 @@ def test_pool_logical_names_collide_across_resources() -> None:
     found = problems(
         [
             PRIMARY,
-            {"name": "aws", "provider": "AWS", "region": "us-west-2", "cluster": {"nodePools": [{"name": "cpu", **pool}, {"name": "east-cpu", **pool}]}},
-            {"name": "aws-east", "provider": "AWS", "region": "us-east-1", "cluster": {"nodePools": [{"name": "cpu", **pool}]}},
+            {
+                "name": "aws",
+                "provider": "AWS",
+                "region": "us-west-2",
+                "cluster": {"nodePools": [{"name": "cpu", **pool}, {"name": "east-cpu", **pool}]},
+            },
+            {
+                "name": "aws-east",
+                "provider": "AWS",
+                "region": "us-east-1",
+                "cluster": {"nodePools": [{"name": "cpu", **pool}]},
+            },
         ]
     )
     assert found == [
@@ -111,7 +122,11 @@ def test_gke_pool_logical_names_collide_with_the_system_pool() -> None:
     found = problems(
         [
             PRIMARY,
-            {"name": "g", **gcp, "cluster": {"nodePools": [{"name": "x-pool-system", "instanceType": "n2-standard-16"}]}},
+            {
+                "name": "g",
+                **gcp,
+                "cluster": {"nodePools": [{"name": "x-pool-system", "instanceType": "n2-standard-16"}]},
+            },
             {"name": "g-pool-x", **gcp},
         ]
     )
@@ -151,7 +166,13 @@ def test_same_sa_id_in_other_projects_is_fine() -> None:
 
 
 def test_azure_identity_names_ignore_case() -> None:
-    found = problems([PRIMARY, {"name": "Team", "provider": "Azure", "region": "eastus2"}, {"name": "team_", "provider": "Azure", "region": "eastus2"}])
+    found = problems(
+        [
+            PRIMARY,
+            {"name": "Team", "provider": "Azure", "region": "eastus2"},
+            {"name": "team_", "provider": "Azure", "region": "eastus2"},
+        ]
+    )
     # `aks-c-team_` strips to `aks-c-team`: the same cluster name as `Team`'s, case aside.
     assert (
         "resources[2].name (team_): gives the AKS cluster name 'aks-c-team', which collides with "
@@ -161,7 +182,16 @@ def test_azure_identity_names_ignore_case() -> None:
 
 def test_invalid_derived_gke_pool_name_names_its_path() -> None:
     found = problems(
-        [PRIMARY, {"name": "g", "provider": "GCP", "region": "us-central1", "project": "my-gcp-project", "cluster": {"nodePools": [{"name": "cpu-", "instanceType": "n2-standard-16"}]}}]
+        [
+            PRIMARY,
+            {
+                "name": "g",
+                "provider": "GCP",
+                "region": "us-central1",
+                "project": "my-gcp-project",
+                "cluster": {"nodePools": [{"name": "cpu-", "instanceType": "n2-standard-16"}]},
+            },
+        ]
     )
     assert found == [
         "resources[1].cluster.nodePools[0].name (g): gives the GKE node pool name 'cpu-', which the cloud "
@@ -179,7 +209,9 @@ def test_preflight_validate_reports_both_paths(tmp_path: Path) -> None:
         "    - {name: aws, provider: AWS, region: us-west-2, cluster: {nodePools: [{name: east-cpu, instanceType: m6i.large}]}}\n"
         "    - {name: aws-east, provider: AWS, region: us-east-1, cluster: {nodePools: [{name: cpu, instanceType: m6i.large}]}}\n"
     )
-    result = subprocess.run([sys.executable, "-m", "preflight", "validate", str(bad)], capture_output=True, text=True, cwd=ROOT, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "preflight", "validate", str(bad)], capture_output=True, text=True, cwd=ROOT, check=False
+    )
     assert result.returncode == 1
     assert result.stdout.strip().splitlines() == [
         f"{bad}: resources[2].cluster.nodePools[0].name (aws-east): gives the Pulumi logical name 'aws-east-cpu', "

@@ -1,5 +1,6 @@
 """preflight.planfile: the one plan model (values, loading, types, graph) behind tree,
 diff, rollout and policy."""
+
 from __future__ import annotations
 
 import io
@@ -30,7 +31,9 @@ def named(plan: dict[str, Any], name: str, type_part: str = "") -> dict[str, Any
 
 
 def test_placeholder_spelling() -> None:
-    assert planfile.placeholder("default-storage", "primaryEndpoints.blob") == "${default-storage.primaryEndpoints.blob}"
+    assert (
+        planfile.placeholder("default-storage", "primaryEndpoints.blob") == "${default-storage.primaryEndpoints.blob}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -79,14 +82,27 @@ def test_a_recorded_plan_is_valid(plan: dict[str, Any], example_plan: Any) -> No
     [
         ([1, 2], 'expected an object with a "resources" list (python -m preflight plan --json FILE)'),
         ({"resources": "nope"}, 'expected an object with a "resources" list (python -m preflight plan --json FILE)'),
-        ({"resources": [{"urn": 1, "type": "t"}]},
-         "resources[0] is not a plan record: it needs a string `urn` and `type` (and `name`)"),
-        ({"resources": [{"urn": "u::a", "type": "t", "name": 7}]},
-         "resources[0] is not a plan record: it needs a string `urn` and `type` (and `name`)"),
+        (
+            {"resources": [{"urn": 1, "type": "t"}]},
+            "resources[0] is not a plan record: it needs a string `urn` and `type` (and `name`)",
+        ),
+        (
+            {"resources": [{"urn": "u::a", "type": "t", "name": 7}]},
+            "resources[0] is not a plan record: it needs a string `urn` and `type` (and `name`)",
+        ),
         ({"resources": [{"urn": "u::a", "type": "t"}, {"urn": "u::a", "type": "t"}]}, "resources[1] repeats URN u::a"),
-        ({"resources": [{"urn": "u::a", "type": "t", "inputs": []}]}, "resources[0] (a): `inputs` must be an object (or null)"),
-        ({"resources": [{"urn": "u::a", "type": "t", "options": "x"}]}, "resources[0] (a): `options` must be an object (or null)"),
-        ({"resources": [{"urn": "u::a", "type": "t", "dependsOn": {}}]}, "resources[0] (a): `dependsOn` must be a list (or null)"),
+        (
+            {"resources": [{"urn": "u::a", "type": "t", "inputs": []}]},
+            "resources[0] (a): `inputs` must be an object (or null)",
+        ),
+        (
+            {"resources": [{"urn": "u::a", "type": "t", "options": "x"}]},
+            "resources[0] (a): `options` must be an object (or null)",
+        ),
+        (
+            {"resources": [{"urn": "u::a", "type": "t", "dependsOn": {}}]},
+            "resources[0] (a): `dependsOn` must be a list (or null)",
+        ),
     ],
 )
 def test_shape_problems(document: Any, problem: str) -> None:
@@ -123,11 +139,19 @@ def test_read_goes_through_the_input_gate(tmp_path: Path) -> None:
 
 def test_type_helpers_on_a_recorded_plan(plan: dict[str, Any]) -> None:
     kinds = {r["name"]: planfile.registration_kind(r) for r in plan["resources"] if planfile.registration_kind(r)}
-    assert kinds == {"cloud": "cloud", "default-registration": "cloudResource", "aws-usw2-registration": "cloudResource"}
+    assert kinds == {
+        "cloud": "cloud",
+        "default-registration": "cloudResource",
+        "aws-usw2-registration": "cloudResource",
+    }
     clusters = sorted(r["name"] for r in plan["resources"] if planfile.is_cluster(r))
     assert clusters == ["aws-usw2-eks", "default-aks"]
     buckets = {r["name"]: planfile.bucket_kind(r) for r in plan["resources"] if planfile.bucket_kind(r)}
-    assert buckets == {"default-storage": "storage account", "default-container": "blob container", "aws-usw2-bucket": "bucket"}
+    assert buckets == {
+        "default-storage": "storage account",
+        "default-container": "blob container",
+        "aws-usw2-bucket": "bucket",
+    }
     assert planfile.is_provider(named(plan, "aws-usw2-k8s"))
     assert planfile.is_component(named(plan, "aws-usw2", "CloudResource"))
     assert not planfile.is_component(named(plan, "aws-usw2-eks"))
@@ -141,8 +165,13 @@ def test_resource_name_falls_back_to_the_urn() -> None:
 
 
 def res(name: str, parent: str | None = None, **extra: Any) -> dict[str, Any]:
-    return {"urn": f"u::{name}", "type": extra.pop("type", "t:m:T"), "name": name,
-            "parent": f"u::{parent}" if parent else None, **extra}
+    return {
+        "urn": f"u::{name}",
+        "type": extra.pop("type", "t:m:T"),
+        "name": name,
+        "parent": f"u::{parent}" if parent else None,
+        **extra,
+    }
 
 
 def test_graph_links() -> None:
@@ -151,10 +180,19 @@ def test_graph_links() -> None:
         res("group", "cloud", type=planfile.CLOUD_RESOURCE_TYPE, custom=False),
         res("k8s", "group", type="pulumi:providers:kubernetes"),
         res("cluster", "group", type="aws:eks/cluster:Cluster"),
-        res("chart", "group", provider="u::k8s::0f1e", dependsOn=["u::cluster", "u::elsewhere"],
-            options={"deletedWith": "u::cluster"}),
-        res("reg", "group", type="azure-native:resources:Resource",
-            inputs={"resourceProviderNamespace": "Anyscale.Platform", "resourceType": "clouds/cloudResources"}),
+        res(
+            "chart",
+            "group",
+            provider="u::k8s::0f1e",
+            dependsOn=["u::cluster", "u::elsewhere"],
+            options={"deletedWith": "u::cluster"},
+        ),
+        res(
+            "reg",
+            "group",
+            type="azure-native:resources:Resource",
+            inputs={"resourceProviderNamespace": "Anyscale.Platform", "resourceType": "clouds/cloudResources"},
+        ),
         res("bare-ref", provider="u::k8s"),
     ]
     graph = Graph(resources)
@@ -209,8 +247,9 @@ class Tty(io.StringIO):
     "stream, no_color, coloured",
     [(Tty(), None, True), (Tty(), "", True), (Tty(), "1", False), (io.StringIO(), None, False)],
 )
-def test_use_color_follows_no_color(monkeypatch: pytest.MonkeyPatch, stream: Any, no_color: str | None,
-                                    coloured: bool) -> None:
+def test_use_color_follows_no_color(
+    monkeypatch: pytest.MonkeyPatch, stream: Any, no_color: str | None, coloured: bool
+) -> None:
     if no_color is None:
         monkeypatch.delenv("NO_COLOR", raising=False)
     else:

@@ -2,6 +2,7 @@
 `ResourceValidationArgs` / `StackValidationArgs` on a violating and a compliant
 fixture; `python -m preflight policy` end to end; and the pack itself, booted the way
 the Pulumi CLI boots it and asked over gRPC."""
+
 from __future__ import annotations
 
 import copy
@@ -76,7 +77,9 @@ def validate(policy: str, rec: dict[str, Any], config: dict[str, Any] | None = N
 
 def validate_stack(policy: str, plan: dict[str, Any]) -> list[tuple[str | None, str]]:
     found: list[tuple[str | None, str]] = []
-    POLICIES[policy].validate(runner.stack_args(plan["resources"]), lambda message, urn=None: found.append((urn, message)))
+    POLICIES[policy].validate(
+        runner.stack_args(plan["resources"]), lambda message, urn=None: found.append((urn, message))
+    )
     return found
 
 
@@ -135,7 +138,9 @@ def _props(rec: dict[str, Any]) -> dict[str, Any]:
     return rec["inputs"]["properties"]
 
 
-@pytest.mark.parametrize("name", ["default-registration", "aws-usw2-registration", "gcp-usc1-registration", "onprem-registration"])
+@pytest.mark.parametrize(
+    "name", ["default-registration", "aws-usw2-registration", "gcp-usc1-registration", "onprem-registration"]
+)
 def test_registration_properties_compliant(plan, name):
     assert validate("registration-properties", record(plan, name)) == []
 
@@ -157,10 +162,23 @@ def test_registration_properties_compliant(plan, name):
             "default-registration",
             "cloudStorageBucketEndpoint",
             "https://acct${default-storage-suffix.result}.blob.core.windows.net/",
-            ["trailing slash silently breaks log delivery", "'https://acct${default-storage-suffix.result}.blob.core.windows.net'"],
+            [
+                "trailing slash silently breaks log delivery",
+                "'https://acct${default-storage-suffix.result}.blob.core.windows.net'",
+            ],
         ),
-        ("default-registration", "cloudStorageBucketEndpoint", "https://acct.blob.core.windows.net/logs", ["bare https://<host> origin"]),
-        ("default-registration", "cloudStorageBucketEndpoint", "http://acct.blob.core.windows.net", ["bare https://<host> origin"]),
+        (
+            "default-registration",
+            "cloudStorageBucketEndpoint",
+            "https://acct.blob.core.windows.net/logs",
+            ["bare https://<host> origin"],
+        ),
+        (
+            "default-registration",
+            "cloudStorageBucketEndpoint",
+            "http://acct.blob.core.windows.net",
+            ["bare https://<host> origin"],
+        ),
         ("default-registration", "cloudStorageBucketEndpoint", "", ["blob endpoint"]),
         ("onprem-registration", "cloudStorageBucketEndpoint", "https://minio.example.com/", ["trailing slash"]),
         ("gcp-usc1-registration", "anyscaleOperatorIamIdentity", "", ["service account email"]),
@@ -179,16 +197,32 @@ def test_registration_properties_violations(plan, name, key, value, fragments):
     "spec_path, spec_value, name, key, message",
     [
         (
-            (1, "region"), "US-West-2", "aws-usw2-registration", "region",
+            (1, "region"),
+            "US-West-2",
+            "aws-usw2-registration",
+            "region",
             "'US-West-2' must be lowercase letters and digits in dash-separated groups (^[a-z0-9]+(-[a-z0-9]+)*$) "
             "(did you mean 'us-west-2'? casing is never converted)",
         ),
-        ((1, "storage", "bucket"), "s3://ray-data/logs", "aws-usw2-registration", "cloudStorageBucketName",
-         "'s3://ray-data/logs' has a sub-path; the platform takes the bucket itself only (s3://<bucket>)"),
-        ((2, "storage", "bucket"), "s3://ray-data", "gcp-usc1-registration", "cloudStorageBucketName",
-         "'s3://ray-data' is not a GCP bucket URI; use gs://<bucket>"),
         (
-            (3, "storage", "endpoint"), "https://minio.example.com/", "onprem-registration", "cloudStorageBucketEndpoint",
+            (1, "storage", "bucket"),
+            "s3://ray-data/logs",
+            "aws-usw2-registration",
+            "cloudStorageBucketName",
+            "'s3://ray-data/logs' has a sub-path; the platform takes the bucket itself only (s3://<bucket>)",
+        ),
+        (
+            (2, "storage", "bucket"),
+            "s3://ray-data",
+            "gcp-usc1-registration",
+            "cloudStorageBucketName",
+            "'s3://ray-data' is not a GCP bucket URI; use gs://<bucket>",
+        ),
+        (
+            (3, "storage", "endpoint"),
+            "https://minio.example.com/",
+            "onprem-registration",
+            "cloudStorageBucketEndpoint",
             "'https://minio.example.com/' ends with '/': a trailing slash silently breaks log delivery; use the bare "
             "origin 'https://minio.example.com'",
         ),
@@ -215,7 +249,9 @@ def test_spec_and_pack_share_one_rule(plan, spec_path, spec_value, name, key, me
     assert validate("registration-properties", rec) == [f"properties.{key} {message}"]
 
 
-@pytest.mark.parametrize("key", ["provider", "computeStack", "region", "cloudStorageBucketName", "cloudStorageBucketEndpoint"])
+@pytest.mark.parametrize(
+    "key", ["provider", "computeStack", "region", "cloudStorageBucketName", "cloudStorageBucketEndpoint"]
+)
 def test_registration_properties_required(plan, key):
     rec = copy.deepcopy(record(plan, "aws-usw2-registration"))
     del _props(rec)[key]
@@ -283,7 +319,9 @@ def test_registration_replacement_under_a_real_engine_checks_delete_before_repla
 
     def check(dbr: bool | None) -> list[str]:
         found.clear()
-        args = ResourceValidationArgs(rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(dbr), None)
+        args = ResourceValidationArgs(
+            rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(dbr), None
+        )
         POLICIES["registration-replacement"].validate(args, lambda message, urn=None: found.append(message))
         return list(found)
 
@@ -311,7 +349,11 @@ def test_registration_order_first_must_be_default_on_azure(plan):
 
 
 def test_registration_order_each_waits_for_the_previous(plan):
-    broken = edited(plan, "gcp-usc1-registration", lambda r: r.update(dependsOn=[d for d in r["dependsOn"] if "aws-usw2-registration" not in d]))
+    broken = edited(
+        plan,
+        "gcp-usc1-registration",
+        lambda r: r.update(dependsOn=[d for d in r["dependsOn"] if "aws-usw2-registration" not in d]),
+    )
     found = validate_stack("registration-order", broken)
     assert len(found) == 1
     urn, message = found[0]
@@ -378,7 +420,9 @@ def test_storage_s3_coverage(plan):
         without(plan, "aws-usw2-encryption"),
         "aws-usw2-bucket",
         lambda r: r["inputs"].update(
-            serverSideEncryptionConfiguration={"rule": {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "aws:kms"}}}
+            serverSideEncryptionConfiguration={
+                "rule": {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "aws:kms"}}
+            }
         ),
     )
     assert validate_stack("storage-s3-coverage", inline) == []
@@ -399,7 +443,9 @@ def test_storage_retain_on_delete_is_advisory_and_offline_only(plan):
     rec = copy.deepcopy(record(plan, "gcp-usc1-storage"))
     rec["options"]["retainOnDelete"] = False
     one(validate("storage-retain-on-delete", rec), "storage.retainOnDelete: true")
-    args = ResourceValidationArgs(rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(None), None)
+    args = ResourceValidationArgs(
+        rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(None), None
+    )
     found: list[str] = []
     POLICIES["storage-retain-on-delete"].validate(args, lambda message, urn=None: found.append(message))
     assert found == []
@@ -408,7 +454,11 @@ def test_storage_retain_on_delete_is_advisory_and_offline_only(plan):
 # --- console CORS -----------------------------------------------------------------------------------
 
 
-CORS_RECORDS = {"default-blob-cors": ("cors", "corsRules"), "aws-usw2-cors": ("corsRules",), "gcp-usc1-storage": ("cors",)}
+CORS_RECORDS = {
+    "default-blob-cors": ("cors", "corsRules"),
+    "aws-usw2-cors": ("corsRules",),
+    "gcp-usc1-storage": ("cors",),
+}
 FIELDS = {  # (origins, methods, exposed headers) per provider
     "default-blob-cors": ("allowedOrigins", "allowedMethods", "exposedHeaders"),
     "aws-usw2-cors": ("allowedOrigins", "allowedMethods", "exposeHeaders"),
@@ -454,7 +504,10 @@ def test_console_cors_gcs_bucket_must_carry_the_rule(plan):
 
 
 def test_console_cors_origin_is_configurable(plan):
-    one(validate("console-cors", record(plan, "aws-usw2-cors"), {"origin": "https://console.example.com"}), "console.example.com")
+    one(
+        validate("console-cors", record(plan, "aws-usw2-cors"), {"origin": "https://console.example.com"}),
+        "console.example.com",
+    )
 
 
 def test_console_cors_coverage(plan):
@@ -465,14 +518,23 @@ def test_console_cors_coverage(plan):
     found = validate_stack("console-cors-coverage", without(plan, "aws-usw2-cors"))
     assert [u for u, _ in found] == [record(plan, "aws-usw2-bucket")["urn"]]
     assert "aws.s3.BucketCorsConfiguration" in found[0][1]
-    inline = edited(without(plan, "aws-usw2-cors"), "aws-usw2-bucket", lambda r: r["inputs"].update(corsRules=record(plan, "aws-usw2-cors")["inputs"]["corsRules"]))
+    inline = edited(
+        without(plan, "aws-usw2-cors"),
+        "aws-usw2-bucket",
+        lambda r: r["inputs"].update(corsRules=record(plan, "aws-usw2-cors")["inputs"]["corsRules"]),
+    )
     assert validate_stack("console-cors-coverage", inline) == []
 
 
 # --- identities ----------------------------------------------------------------------------------
 
 
-ROLE_ASSIGNMENTS = ["default-operator-acrpush", "default-operator-acrtasks", "default-kubelet-acrpull", "default-operator-storage"]
+ROLE_ASSIGNMENTS = [
+    "default-operator-acrpush",
+    "default-operator-acrtasks",
+    "default-kubelet-acrpull",
+    "default-operator-storage",
+]
 
 
 @pytest.mark.parametrize("name", ROLE_ASSIGNMENTS)
@@ -492,18 +554,33 @@ def test_role_assignments_compliant(plan, name):
 )
 def test_role_assignments_no_broad_roles(plan, role, name):
     rec = copy.deepcopy(record(plan, "default-operator-storage"))
-    rec["inputs"]["roleDefinitionId"] = f"/subscriptions/${{azure.subscriptionId}}/providers/Microsoft.Authorization/roleDefinitions/{role}"
+    rec["inputs"]["roleDefinitionId"] = (
+        f"/subscriptions/${{azure.subscriptionId}}/providers/Microsoft.Authorization/roleDefinitions/{role}"
+    )
     one(validate("identity-role-assignments", rec), f"built-in role {name}", "narrowest role")
 
 
-@pytest.mark.parametrize("scope", ["/subscriptions/${azure.subscriptionId}", "/subscriptions/0000-1111/", "/providers/Microsoft.Management/managementGroups/root"])
+@pytest.mark.parametrize(
+    "scope",
+    [
+        "/subscriptions/${azure.subscriptionId}",
+        "/subscriptions/0000-1111/",
+        "/providers/Microsoft.Management/managementGroups/root",
+    ],
+)
 def test_role_assignments_not_at_subscription_scope(plan, scope):
     rec = copy.deepcopy(record(plan, "default-operator-storage"))
     rec["inputs"]["scope"] = scope
     one(validate("identity-role-assignments", rec), "whole subscription", "scope it to the one resource")
 
 
-@pytest.mark.parametrize("scope", ["/subscriptions/0000/resourceGroups/rg-ml-platform-dev", "/subscriptions/${azure.subscriptionId}/resourceGroups/rg/"])
+@pytest.mark.parametrize(
+    "scope",
+    [
+        "/subscriptions/0000/resourceGroups/rg-ml-platform-dev",
+        "/subscriptions/${azure.subscriptionId}/resourceGroups/rg/",
+    ],
+)
 def test_role_assignments_not_at_resource_group_scope(plan, scope):
     rec = copy.deepcopy(record(plan, "default-operator-storage"))
     rec["inputs"]["scope"] = scope
@@ -527,7 +604,10 @@ def test_role_assignments_resource_scope_is_fine(plan, scope):
 def test_role_assignments_forbidden_roles_are_configurable(plan):
     blob = "ba92f5b4-2d11-453d-a403-e96b0029c9fe"
     config = {"forbiddenRoles": {blob: "Storage Blob Data Contributor"}}
-    one(validate("identity-role-assignments", record(plan, "default-operator-storage"), config), "Storage Blob Data Contributor")
+    one(
+        validate("identity-role-assignments", record(plan, "default-operator-storage"), config),
+        "Storage Blob Data Contributor",
+    )
 
 
 def test_principal_vs_client(plan):
@@ -574,7 +654,9 @@ def test_aks_sku_tier_is_advisory(plan):
     assert validate("aks-sku-tier", rec, {"disallowedTiers": []}) == []
 
 
-@pytest.mark.parametrize("name", ["default-envoy-gateway", "default-kuberay", "default-operator-extension", "aws-usw2-anyscale-operator"])
+@pytest.mark.parametrize(
+    "name", ["default-envoy-gateway", "default-kuberay", "default-operator-extension", "aws-usw2-anyscale-operator"]
+)
 def test_chart_versions_pinned_compliant(plan, name):
     assert validate("chart-versions-pinned", record(plan, name)) == []
 
@@ -590,7 +672,12 @@ def test_chart_versions_pinned(plan):
     one(validate("chart-versions-pinned", ext), "not pinned")
 
 
-OPERATORS = ["default-operator-extension", "aws-usw2-anyscale-operator", "gcp-usc1-anyscale-operator", "onprem-anyscale-operator"]
+OPERATORS = [
+    "default-operator-extension",
+    "aws-usw2-anyscale-operator",
+    "gcp-usc1-anyscale-operator",
+    "onprem-anyscale-operator",
+]
 
 
 def _set_setting(rec: dict[str, Any], key: str, value: Any) -> None:
@@ -698,7 +785,10 @@ def test_registry_private(plan):
     rec = copy.deepcopy(record(plan, "ml-platform-dev-registry"))
     del rec["inputs"]["adminUserEnabled"], rec["inputs"]["anonymousPullEnabled"]
     assert validate("registry-private", rec) == []  # both default to off
-    for key, fix in [("adminUserEnabled", "admin_user_enabled=False"), ("anonymousPullEnabled", "anonymous_pull_enabled=False")]:
+    for key, fix in [
+        ("adminUserEnabled", "admin_user_enabled=False"),
+        ("anonymousPullEnabled", "anonymous_pull_enabled=False"),
+    ]:
         rec = copy.deepcopy(record(plan, "ml-platform-dev-registry"))
         rec["inputs"][key] = True
         one(validate("registry-private", rec), f"{key} is true", fix)
@@ -724,7 +814,10 @@ DENY_HTTP = {
         ({**PUBLIC_READ, "Principal": {"AWS": "*"}}, ["to everyone"]),
         ({**PUBLIC_READ, "Principal": {"AWS": ["arn:aws:iam::1:root", "*"]}}, ["to everyone"]),
         ({**PUBLIC_READ, "Principal": {"AWS": "${aws-usw2-operator.arn}"}, "Action": "s3:*"}, ["allows 's3:*'"]),
-        ({**PUBLIC_READ, "Principal": {"AWS": "${aws-usw2-operator.arn}"}, "Action": ["s3:GetObject", "*"]}, ["allows '*'"]),
+        (
+            {**PUBLIC_READ, "Principal": {"AWS": "${aws-usw2-operator.arn}"}, "Action": ["s3:GetObject", "*"]},
+            ["allows '*'"],
+        ),
     ],
 )
 def test_s3_bucket_policy_violations(plan, statement, fragments):
@@ -764,11 +857,15 @@ def test_aws_policies_wildcard_actions(plan, action, shown):
     rec["inputs"]["policy"] = doc({"Effect": "Deny", "Action": action, "Resource": "*"})
     assert validate("identity-aws-policies", rec) == []
     role = copy.deepcopy(record(plan, "aws-usw2-operator"))
-    role["inputs"]["inlinePolicies"] = [{"name": "extra", "policy": doc({"Effect": "Allow", "Action": action, "Resource": "*"})}]
+    role["inputs"]["inlinePolicies"] = [
+        {"name": "extra", "policy": doc({"Effect": "Allow", "Action": action, "Resource": "*"})}
+    ]
     one(validate("identity-aws-policies", role), "inline policy 'extra'", shown)
 
 
-@pytest.mark.parametrize("arn", ["arn:aws:iam::aws:policy/AdministratorAccess", "arn:aws-us-gov:iam::aws:policy/IAMFullAccess"])
+@pytest.mark.parametrize(
+    "arn", ["arn:aws:iam::aws:policy/AdministratorAccess", "arn:aws-us-gov:iam::aws:policy/IAMFullAccess"]
+)
 def test_aws_policies_broad_managed_policies(plan, arn):
     attachment = retyped(
         record(plan, "aws-usw2-operator"),
@@ -796,7 +893,10 @@ def _with_trust(rec: dict[str, Any], trust: dict[str, Any]) -> dict[str, Any]:
 def test_aws_trust_compliant(plan):
     operator = record(plan, "aws-usw2-operator")
     assert validate("identity-aws-trust", operator) == []
-    service = _with_trust(operator, {"Statement": [{"Effect": "Allow", "Principal": {"Service": "eks.amazonaws.com"}, "Action": "sts:AssumeRole"}]})
+    service = _with_trust(
+        operator,
+        {"Statement": [{"Effect": "Allow", "Principal": {"Service": "eks.amazonaws.com"}, "Action": "sts:AssumeRole"}]},
+    )
     assert validate("identity-aws-trust", service) == []
     unknown = copy.deepcopy(operator)
     unknown["inputs"]["assumeRolePolicy"] = "${aws-usw2-trust.json}"
@@ -837,12 +937,26 @@ def test_gcs_bucket_not_public(plan):
     binding = retyped(
         grant,
         "gcp:storage/bucketIAMBinding:BucketIAMBinding",
-        {"bucket": "b", "role": "roles/storage.objectViewer", "members": ["serviceAccount:${sa.email}", "allAuthenticatedUsers"]},
+        {
+            "bucket": "b",
+            "role": "roles/storage.objectViewer",
+            "members": ["serviceAccount:${sa.email}", "allAuthenticatedUsers"],
+        },
     )
     one(validate("storage-gcs-secure", binding), "allAuthenticatedUsers")
     policy_data = json.dumps({"bindings": [{"role": "roles/storage.objectViewer", "members": ["allUsers"]}]})
-    one(validate("storage-gcs-secure", retyped(grant, "gcp:storage/bucketIAMPolicy:BucketIAMPolicy", {"bucket": "b", "policyData": policy_data})), "allUsers")
-    acl = retyped(grant, "gcp:storage/bucketACL:BucketACL", {"bucket": "b", "roleEntities": ["OWNER:project-owners-1", "READER:allUsers"]})
+    one(
+        validate(
+            "storage-gcs-secure",
+            retyped(grant, "gcp:storage/bucketIAMPolicy:BucketIAMPolicy", {"bucket": "b", "policyData": policy_data}),
+        ),
+        "allUsers",
+    )
+    acl = retyped(
+        grant,
+        "gcp:storage/bucketACL:BucketACL",
+        {"bucket": "b", "roleEntities": ["OWNER:project-owners-1", "READER:allUsers"]},
+    )
     one(validate("storage-gcs-secure", acl), "allUsers")
     binding["inputs"]["members"] = ["serviceAccount:${sa.email}"]
     assert validate("storage-gcs-secure", binding) == []
@@ -851,18 +965,31 @@ def test_gcs_bucket_not_public(plan):
 @pytest.mark.parametrize(
     "kind, inputs",
     [
-        ("gcp:projects/iAMMember:IAMMember", {"project": "p", "role": "roles/owner", "member": "serviceAccount:${sa.email}"}),
-        ("gcp:projects/iAMBinding:IAMBinding", {"project": "p", "role": "roles/editor", "members": ["serviceAccount:${sa.email}"]}),
+        (
+            "gcp:projects/iAMMember:IAMMember",
+            {"project": "p", "role": "roles/owner", "member": "serviceAccount:${sa.email}"},
+        ),
+        (
+            "gcp:projects/iAMBinding:IAMBinding",
+            {"project": "p", "role": "roles/editor", "members": ["serviceAccount:${sa.email}"]},
+        ),
         (
             "gcp:projects/iAMPolicy:IAMPolicy",
-            {"project": "p", "policyData": json.dumps({"bindings": [{"role": "roles/owner", "members": ["user:a@example.com"]}]})},
+            {
+                "project": "p",
+                "policyData": json.dumps({"bindings": [{"role": "roles/owner", "members": ["user:a@example.com"]}]}),
+            },
         ),
     ],
 )
 def test_gcp_project_roles(plan, kind, inputs):
     rec = retyped(record(plan, "gcp-usc1-operator-storage-objects"), kind, inputs)
     one(validate("identity-gcp-project-roles", rec), "on the whole project", "grant a narrow role")
-    narrow = json.loads(json.dumps(inputs).replace("roles/owner", "roles/logging.logWriter").replace("roles/editor", "roles/logging.logWriter"))
+    narrow = json.loads(
+        json.dumps(inputs)
+        .replace("roles/owner", "roles/logging.logWriter")
+        .replace("roles/editor", "roles/logging.logWriter")
+    )
     assert validate("identity-gcp-project-roles", retyped(rec, kind, narrow)) == []
 
 
@@ -926,7 +1053,11 @@ def test_federated_subject(plan):
     for subject in ("system:serviceaccount:default:default", "system:serviceaccount:anyscale-operator:*", ""):
         bad = copy.deepcopy(rec)
         bad["inputs"]["subject"] = subject
-        one(validate("identity-federated-subject", bad), repr(subject), "system:serviceaccount:anyscale-operator:anyscale-operator")
+        one(
+            validate("identity-federated-subject", bad),
+            repr(subject),
+            "system:serviceaccount:anyscale-operator:anyscale-operator",
+        )
     bad = copy.deepcopy(rec)
     bad["inputs"]["audiences"] = ["api://AzureADTokenExchange", "https://evil.example.com"]
     one(validate("identity-federated-subject", bad), "audiences", "api://AzureADTokenExchange")
@@ -935,7 +1066,14 @@ def test_federated_subject(plan):
     assert validate("identity-federated-subject", unknown) == []
 
 
-@pytest.mark.parametrize("name, kind", [("default-operator-extension", "client ID"), ("aws-usw2-anyscale-operator", "IAM role ARN"), ("gcp-usc1-anyscale-operator", "service account email")])
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("default-operator-extension", "client ID"),
+        ("aws-usw2-anyscale-operator", "IAM role ARN"),
+        ("gcp-usc1-anyscale-operator", "service account email"),
+    ],
+)
 def test_operator_iam_identity(plan, name, kind):
     assert validate("operator-iam-identity", record(plan, name)) == []
     rec = copy.deepcopy(record(plan, name))
@@ -954,7 +1092,9 @@ def test_operator_iam_identity_not_for_generic(plan):
     assert validate("operator-iam-identity", rec) == []
 
 
-@pytest.mark.parametrize("version", ["*", ">=1.0.0", "~1.2", "^1.8.0", "latest", "1.x", "1.8", "1.8.0 - 1.9.0", " 1.8.0"])
+@pytest.mark.parametrize(
+    "version", ["*", ">=1.0.0", "~1.2", "^1.8.0", "latest", "1.x", "1.8", "1.8.0 - 1.9.0", " 1.8.0"]
+)
 def test_chart_versions_must_be_exact(plan, version):
     for name in ("default-kuberay", "aws-usw2-anyscale-operator", "default-operator-extension"):
         rec = copy.deepcopy(record(plan, name))
@@ -983,10 +1123,28 @@ def test_secrets_in_clear_compliant(plan):
     "name, path, value, where, what",
     [
         ("default-k8s", ("kubeconfig",), KUBECONFIG, "kubeconfig", "a kubeconfig"),
-        ("default-k8s", ("kubeconfig",), json.dumps({"apiVersion": "v1", "kind": "Config"}), "kubeconfig", "a kubeconfig"),
+        (
+            "default-k8s",
+            ("kubeconfig",),
+            json.dumps({"apiVersion": "v1", "kind": "Config"}),
+            "kubeconfig",
+            "a kubeconfig",
+        ),
         ("default-k8s", ("kubeconfig",), "plain-text-token", "kubeconfig", "a credential"),
-        ("onprem-anyscale-operator", ("values", "global", "auth", "anyscaleCliToken"), "aph0_secret", "values.global.auth.anyscaleCliToken", "a credential"),
-        ("default-operator-extension", ("configurationProtectedSettings",), {"global.auth.anyscaleCliToken": "aph0_x"}, "configurationProtectedSettings.global.auth.anyscaleCliToken", "a credential"),
+        (
+            "onprem-anyscale-operator",
+            ("values", "global", "auth", "anyscaleCliToken"),
+            "aph0_secret",
+            "values.global.auth.anyscaleCliToken",
+            "a credential",
+        ),
+        (
+            "default-operator-extension",
+            ("configurationProtectedSettings",),
+            {"global.auth.anyscaleCliToken": "aph0_x"},
+            "configurationProtectedSettings.global.auth.anyscaleCliToken",
+            "a credential",
+        ),
         ("default-storage", ("tags",), {"note": JWT}, "tags.note", "a token (JWT)"),
         ("default-envoy-gateway", ("values",), {"config": {"kube": KUBECONFIG}}, "values.config.kube", "a kubeconfig"),
     ],
@@ -1000,7 +1158,9 @@ def test_secrets_in_clear(plan, name, path, value, where, what):
     messages = validate("secrets-not-in-clear", rec)
     one(messages, f"{where} holds {what} in clear", "Pulumi secret")
     assert "abc" not in messages[0] and "aph0" not in messages[0] and "eyJ" not in messages[0]  # never echoed
-    args = ResourceValidationArgs(rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(None), None)
+    args = ResourceValidationArgs(
+        rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(None), None
+    )
     found: list[str] = []
     POLICIES["secrets-not-in-clear"].validate(args, lambda message, urn=None: found.append(message))
     assert found == []  # a real engine hands secrets over in plain: offline only
@@ -1086,51 +1246,325 @@ def _untrust(rec: dict[str, Any]) -> None:
 
 # (policy, multicloud?, record, edit or None to remove it, resource named in the output, the fix)
 PLANTED = [
-    ("registration-properties", False, "default-registration", _set(("inputs", "properties", "provider"), "azure"), "default-registration", "write 'Azure'"),
-    ("registration-replacement", False, "default-registration", _set(("options", "deleteBeforeReplace"), False), "default-registration", "delete_before_replace=True"),
+    (
+        "registration-properties",
+        False,
+        "default-registration",
+        _set(("inputs", "properties", "provider"), "azure"),
+        "default-registration",
+        "write 'Azure'",
+    ),
+    (
+        "registration-replacement",
+        False,
+        "default-registration",
+        _set(("options", "deleteBeforeReplace"), False),
+        "default-registration",
+        "delete_before_replace=True",
+    ),
     ("registration-order", False, "default-registration", _rename, "default-registration", "must be named 'default'"),
     ("registration-order", True, "aws-usw2-registration", _undepend, "aws-usw2-registration", "depends_on"),
-    ("storage-azure-secure", False, "default-storage", _set(("inputs", "allowSharedKeyAccess"), True), "default-storage", "allow_shared_key_access=False"),
-    ("storage-s3-secure", True, "aws-usw2-public-access-block", _set(("inputs", "blockPublicPolicy"), False), "aws-usw2-public-access-block", "set all four"),
-    ("storage-s3-coverage", True, "aws-usw2-encryption", None, "aws-usw2-bucket", "BucketServerSideEncryptionConfiguration"),
-    ("storage-gcs-secure", True, "gcp-usc1-storage", _set(("inputs", "uniformBucketLevelAccess"), False), "gcp-usc1-storage", "uniform_bucket_level_access=True"),
-    ("console-cors", False, "default-blob-cors", _set(("inputs", "cors", "corsRules", 0, "allowedMethods"), ["GET"]), "default-blob-cors", "allow GET, HEAD, PUT, POST, DELETE"),
+    (
+        "storage-azure-secure",
+        False,
+        "default-storage",
+        _set(("inputs", "allowSharedKeyAccess"), True),
+        "default-storage",
+        "allow_shared_key_access=False",
+    ),
+    (
+        "storage-s3-secure",
+        True,
+        "aws-usw2-public-access-block",
+        _set(("inputs", "blockPublicPolicy"), False),
+        "aws-usw2-public-access-block",
+        "set all four",
+    ),
+    (
+        "storage-s3-coverage",
+        True,
+        "aws-usw2-encryption",
+        None,
+        "aws-usw2-bucket",
+        "BucketServerSideEncryptionConfiguration",
+    ),
+    (
+        "storage-gcs-secure",
+        True,
+        "gcp-usc1-storage",
+        _set(("inputs", "uniformBucketLevelAccess"), False),
+        "gcp-usc1-storage",
+        "uniform_bucket_level_access=True",
+    ),
+    (
+        "console-cors",
+        False,
+        "default-blob-cors",
+        _set(("inputs", "cors", "corsRules", 0, "allowedMethods"), ["GET"]),
+        "default-blob-cors",
+        "allow GET, HEAD, PUT, POST, DELETE",
+    ),
     ("console-cors-coverage", False, "default-blob-cors", None, "default-storage", "BlobServiceProperties"),
-    ("identity-role-assignments", False, "default-operator-storage", _set(("inputs", "roleDefinitionId"), f"/subscriptions/s/providers/Microsoft.Authorization/roleDefinitions/{OWNER}"), "default-operator-storage", "narrowest role"),
-    ("identity-role-assignments", False, "default-kubelet-acrpull", _set(("inputs", "scope"), "/subscriptions/${azure.subscriptionId}"), "default-kubelet-acrpull", "scope it to the one resource"),
-    ("identity-principal-vs-client", False, "default-registration", _set(("inputs", "properties", "anyscaleOperatorIamIdentity"), "${default-operator-identity.clientId}"), "default-registration", "identity.principal_id"),
-    ("aks-workload-identity", False, "default-aks", _set(("inputs", "oidcIssuerProfile", "enabled"), False), "default-aks", "oidc_issuer_profile"),
-    ("chart-versions-pinned", False, "default-envoy-gateway", _drop(("inputs", "version")), "default-envoy-gateway", "pin version"),
-    ("operator-control-plane", False, "default-operator-extension", _set(("inputs", "configurationSettings", "global.controlPlaneURL"), CONSOLE + "/"), "default-operator-extension", "drop the trailing slash"),
-    ("operator-chart-keys", False, "default-operator-extension", _set(("inputs", "configurationSettings", "networking.gateway.className"), "eg"), "default-operator-extension", "remove it"),
-    ("operator-chart-keys", True, "aws-usw2-anyscale-operator", _set(("inputs", "values", "networking", "gateway", "className"), "eg"), "aws-usw2-anyscale-operator", "remove it"),
+    (
+        "identity-role-assignments",
+        False,
+        "default-operator-storage",
+        _set(
+            ("inputs", "roleDefinitionId"),
+            f"/subscriptions/s/providers/Microsoft.Authorization/roleDefinitions/{OWNER}",
+        ),
+        "default-operator-storage",
+        "narrowest role",
+    ),
+    (
+        "identity-role-assignments",
+        False,
+        "default-kubelet-acrpull",
+        _set(("inputs", "scope"), "/subscriptions/${azure.subscriptionId}"),
+        "default-kubelet-acrpull",
+        "scope it to the one resource",
+    ),
+    (
+        "identity-principal-vs-client",
+        False,
+        "default-registration",
+        _set(("inputs", "properties", "anyscaleOperatorIamIdentity"), "${default-operator-identity.clientId}"),
+        "default-registration",
+        "identity.principal_id",
+    ),
+    (
+        "aks-workload-identity",
+        False,
+        "default-aks",
+        _set(("inputs", "oidcIssuerProfile", "enabled"), False),
+        "default-aks",
+        "oidc_issuer_profile",
+    ),
+    (
+        "chart-versions-pinned",
+        False,
+        "default-envoy-gateway",
+        _drop(("inputs", "version")),
+        "default-envoy-gateway",
+        "pin version",
+    ),
+    (
+        "operator-control-plane",
+        False,
+        "default-operator-extension",
+        _set(("inputs", "configurationSettings", "global.controlPlaneURL"), CONSOLE + "/"),
+        "default-operator-extension",
+        "drop the trailing slash",
+    ),
+    (
+        "operator-chart-keys",
+        False,
+        "default-operator-extension",
+        _set(("inputs", "configurationSettings", "networking.gateway.className"), "eg"),
+        "default-operator-extension",
+        "remove it",
+    ),
+    (
+        "operator-chart-keys",
+        True,
+        "aws-usw2-anyscale-operator",
+        _set(("inputs", "values", "networking", "gateway", "className"), "eg"),
+        "aws-usw2-anyscale-operator",
+        "remove it",
+    ),
     # the gaps of issue 15
-    ("cors-origins", False, "default-blob-cors", _set(("inputs", "cors", "corsRules", 0, "allowedOrigins"), [CONSOLE, "*"]), "default-blob-cors", "any web page"),
-    ("cors-origins", True, "gcp-usc1-storage", _set(("inputs", "cors", 0, "origins"), [CONSOLE, "http://localhost:8080"]), "gcp-usc1-storage", "'http://localhost:8080'"),
-    ("registry-private", False, "ml-platform-dev-registry", _set(("inputs", "anonymousPullEnabled"), True), "ml-platform-dev-registry", "anonymous_pull_enabled=False"),
-    ("identity-role-assignments", False, "default-operator-storage", _set(("inputs", "scope"), "/subscriptions/${azure.subscriptionId}/resourceGroups/rg-ml-platform-dev"), "default-operator-storage", "a whole resource group"),
-    ("identity-role-assignments", False, "default-operator-acrpush", _set(("inputs", "roleDefinitionId"), "/subscriptions/s/providers/Microsoft.Authorization/roleDefinitions/f58310d9-a9f6-439a-9e8d-f62e7b41a168"), "default-operator-acrpush", "Role Based Access Control Administrator"),
-    ("storage-s3-secure", True, "aws-usw2-bucket", _set(("inputs", "policy"), doc(PUBLIC_READ)), "aws-usw2-bucket", "to everyone"),
-    ("identity-aws-policies", True, "aws-usw2-operator-s3", _set(("inputs", "policy"), doc({"Effect": "Allow", "Action": "s3:*", "Resource": "*"})), "aws-usw2-operator-s3", "list the actions"),
-    ("identity-aws-policies", True, "aws-usw2-operator", _set(("inputs", "managedPolicyArns"), ["arn:aws:iam::aws:policy/AdministratorAccess"]), "aws-usw2-operator", "AdministratorAccess"),
+    (
+        "cors-origins",
+        False,
+        "default-blob-cors",
+        _set(("inputs", "cors", "corsRules", 0, "allowedOrigins"), [CONSOLE, "*"]),
+        "default-blob-cors",
+        "any web page",
+    ),
+    (
+        "cors-origins",
+        True,
+        "gcp-usc1-storage",
+        _set(("inputs", "cors", 0, "origins"), [CONSOLE, "http://localhost:8080"]),
+        "gcp-usc1-storage",
+        "'http://localhost:8080'",
+    ),
+    (
+        "registry-private",
+        False,
+        "ml-platform-dev-registry",
+        _set(("inputs", "anonymousPullEnabled"), True),
+        "ml-platform-dev-registry",
+        "anonymous_pull_enabled=False",
+    ),
+    (
+        "identity-role-assignments",
+        False,
+        "default-operator-storage",
+        _set(("inputs", "scope"), "/subscriptions/${azure.subscriptionId}/resourceGroups/rg-ml-platform-dev"),
+        "default-operator-storage",
+        "a whole resource group",
+    ),
+    (
+        "identity-role-assignments",
+        False,
+        "default-operator-acrpush",
+        _set(
+            ("inputs", "roleDefinitionId"),
+            "/subscriptions/s/providers/Microsoft.Authorization/roleDefinitions/f58310d9-a9f6-439a-9e8d-f62e7b41a168",
+        ),
+        "default-operator-acrpush",
+        "Role Based Access Control Administrator",
+    ),
+    (
+        "storage-s3-secure",
+        True,
+        "aws-usw2-bucket",
+        _set(("inputs", "policy"), doc(PUBLIC_READ)),
+        "aws-usw2-bucket",
+        "to everyone",
+    ),
+    (
+        "identity-aws-policies",
+        True,
+        "aws-usw2-operator-s3",
+        _set(("inputs", "policy"), doc({"Effect": "Allow", "Action": "s3:*", "Resource": "*"})),
+        "aws-usw2-operator-s3",
+        "list the actions",
+    ),
+    (
+        "identity-aws-policies",
+        True,
+        "aws-usw2-operator",
+        _set(("inputs", "managedPolicyArns"), ["arn:aws:iam::aws:policy/AdministratorAccess"]),
+        "aws-usw2-operator",
+        "AdministratorAccess",
+    ),
     ("identity-aws-trust", True, "aws-usw2-operator", _untrust, "aws-usw2-operator", "no ':sub' condition"),
-    ("storage-gcs-secure", True, "gcp-usc1-operator-storage-objects", _set(("inputs", "member"), "allUsers"), "gcp-usc1-operator-storage-objects", "allUsers"),
-    ("identity-gcp-project-roles", True, "gcp-usc1-operator-storage-objects", _retype("gcp:projects/iAMMember:IAMMember", {"project": "my-gcp-project", "role": "roles/owner", "member": "serviceAccount:${gcp-usc1-operator-sa.email}"}), "gcp-usc1-operator-storage-objects", "on the whole project"),
-    ("identity-gcp-workload-identity", True, "gcp-usc1-operator-workload-identity", _set(("inputs", "member"), "serviceAccount:my-gcp-project.svc.id.goog[default/default]"), "gcp-usc1-operator-workload-identity", "[anyscale-operator/anyscale-operator]"),
+    (
+        "storage-gcs-secure",
+        True,
+        "gcp-usc1-operator-storage-objects",
+        _set(("inputs", "member"), "allUsers"),
+        "gcp-usc1-operator-storage-objects",
+        "allUsers",
+    ),
+    (
+        "identity-gcp-project-roles",
+        True,
+        "gcp-usc1-operator-storage-objects",
+        _retype(
+            "gcp:projects/iAMMember:IAMMember",
+            {
+                "project": "my-gcp-project",
+                "role": "roles/owner",
+                "member": "serviceAccount:${gcp-usc1-operator-sa.email}",
+            },
+        ),
+        "gcp-usc1-operator-storage-objects",
+        "on the whole project",
+    ),
+    (
+        "identity-gcp-workload-identity",
+        True,
+        "gcp-usc1-operator-workload-identity",
+        _set(("inputs", "member"), "serviceAccount:my-gcp-project.svc.id.goog[default/default]"),
+        "gcp-usc1-operator-workload-identity",
+        "[anyscale-operator/anyscale-operator]",
+    ),
     ("aks-rbac", False, "default-aks", _set(("inputs", "enableRBAC"), False), "default-aks", "enable_rbac=True"),
-    ("aks-entra-only-access", False, "default-aks", _set(("inputs", "disableLocalAccounts"), True), "default-aks", "aadProfile.managed"),
-    ("identity-federated-subject", False, "default-operator-federation", _set(("inputs", "subject"), "system:serviceaccount:default:default"), "default-operator-federation", "system:serviceaccount:anyscale-operator:anyscale-operator"),
-    ("operator-iam-identity", False, "default-operator-extension", _drop(("inputs", "configurationSettings", "global.auth.iamIdentity")), "default-operator-extension", "client ID"),
-    ("operator-iam-identity", True, "gcp-usc1-anyscale-operator", _drop(("inputs", "values", "global", "auth", "iamIdentity")), "gcp-usc1-anyscale-operator", "service account email"),
-    ("chart-versions-pinned", False, "default-kuberay", _set(("inputs", "version"), ">=1.0.0"), "default-kuberay", "exact version"),
-    ("chart-versions-pinned", False, "default-operator-extension", _set(("inputs", "version"), "latest"), "default-operator-extension", "exact version"),
-    ("secrets-not-in-clear", False, "default-k8s", _set(("inputs", "kubeconfig"), KUBECONFIG), "default-k8s", "kubeconfig holds a kubeconfig in clear"),
-    ("secrets-not-in-clear", True, "onprem-anyscale-operator", _set(("inputs", "values", "global", "auth", "anyscaleCliToken"), JWT), "onprem-anyscale-operator", "a token (JWT) in clear"),
-    ("registration-order", True, "gcp-usc1-registration", _set(("inputs", "resourceName"), "AWS-USW2"), "gcp-usc1-registration", "but for case"),
+    (
+        "aks-entra-only-access",
+        False,
+        "default-aks",
+        _set(("inputs", "disableLocalAccounts"), True),
+        "default-aks",
+        "aadProfile.managed",
+    ),
+    (
+        "identity-federated-subject",
+        False,
+        "default-operator-federation",
+        _set(("inputs", "subject"), "system:serviceaccount:default:default"),
+        "default-operator-federation",
+        "system:serviceaccount:anyscale-operator:anyscale-operator",
+    ),
+    (
+        "operator-iam-identity",
+        False,
+        "default-operator-extension",
+        _drop(("inputs", "configurationSettings", "global.auth.iamIdentity")),
+        "default-operator-extension",
+        "client ID",
+    ),
+    (
+        "operator-iam-identity",
+        True,
+        "gcp-usc1-anyscale-operator",
+        _drop(("inputs", "values", "global", "auth", "iamIdentity")),
+        "gcp-usc1-anyscale-operator",
+        "service account email",
+    ),
+    (
+        "chart-versions-pinned",
+        False,
+        "default-kuberay",
+        _set(("inputs", "version"), ">=1.0.0"),
+        "default-kuberay",
+        "exact version",
+    ),
+    (
+        "chart-versions-pinned",
+        False,
+        "default-operator-extension",
+        _set(("inputs", "version"), "latest"),
+        "default-operator-extension",
+        "exact version",
+    ),
+    (
+        "secrets-not-in-clear",
+        False,
+        "default-k8s",
+        _set(("inputs", "kubeconfig"), KUBECONFIG),
+        "default-k8s",
+        "kubeconfig holds a kubeconfig in clear",
+    ),
+    (
+        "secrets-not-in-clear",
+        True,
+        "onprem-anyscale-operator",
+        _set(("inputs", "values", "global", "auth", "anyscaleCliToken"), JWT),
+        "onprem-anyscale-operator",
+        "a token (JWT) in clear",
+    ),
+    (
+        "registration-order",
+        True,
+        "gcp-usc1-registration",
+        _set(("inputs", "resourceName"), "AWS-USW2"),
+        "gcp-usc1-registration",
+        "but for case",
+    ),
     # issues 14 and 18 (EKS)
     ("storage-s3-tls-only", True, "aws-usw2-tls-only", None, "aws-usw2-bucket", "accepts requests over plain HTTP"),
-    ("gcs-cors-all-headers", True, "gcp-usc1-storage", _set(("inputs", "cors", 0, "responseHeaders"), ["Content-Range"]), "gcp-usc1-storage", "set responseHeaders to ['*']"),
-    ("gke-node-service-account", True, "gcp-usc1-operator-sa", _retype("gcp:container/nodePool:NodePool", {"cluster": "gke-x", "nodeConfig": {"machineType": "e2-standard-4"}}), "gcp-usc1-operator-sa", "Compute Engine default service account"),
+    (
+        "gcs-cors-all-headers",
+        True,
+        "gcp-usc1-storage",
+        _set(("inputs", "cors", 0, "responseHeaders"), ["Content-Range"]),
+        "gcp-usc1-storage",
+        "set responseHeaders to ['*']",
+    ),
+    (
+        "gke-node-service-account",
+        True,
+        "gcp-usc1-operator-sa",
+        _retype(
+            "gcp:container/nodePool:NodePool", {"cluster": "gke-x", "nodeConfig": {"machineType": "e2-standard-4"}}
+        ),
+        "gcp-usc1-operator-sa",
+        "Compute Engine default service account",
+    ),
 ]
 
 
@@ -1212,7 +1646,13 @@ def test_check_plan_is_pure(dev_plan):
 def test_dispatcher_routes_policy(tmp_path):
     path = tmp_path / "plan.json"
     path.write_text("not json")
-    done = subprocess.run([sys.executable, "-m", "preflight", "policy", "--plan", str(path)], cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "preflight", "policy", "--plan", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
 
 
@@ -1265,7 +1705,9 @@ def _request(rec: dict[str, Any], props: dict[str, Any] | None = None) -> Any:
     options = analyzer_pb2.AnalyzerResourceOptions(
         deleteBeforeReplace=rec["options"]["deleteBeforeReplace"], deleteBeforeReplaceDefined=True
     )
-    return analyzer_pb2.AnalyzeRequest(type=rec["type"], properties=properties, urn=rec["urn"], name=rec["name"], options=options)
+    return analyzer_pb2.AnalyzeRequest(
+        type=rec["type"], properties=properties, urn=rec["urn"], name=rec["name"], options=options
+    )
 
 
 def test_real_pack_describes_its_policies(analyzer):
@@ -1304,12 +1746,18 @@ def test_real_pack_analyzes_the_stack(analyzer, plan):
     def resource(rec: dict[str, Any], deps: list[str]) -> Any:
         properties = struct_pb2.Struct()
         json_format.ParseDict(rec["inputs"], properties)
-        return analyzer_pb2.AnalyzerResource(type=rec["type"], properties=properties, urn=rec["urn"], name=rec["name"], dependencies=deps)
+        return analyzer_pb2.AnalyzerResource(
+            type=rec["type"], properties=properties, urn=rec["urn"], name=rec["name"], dependencies=deps
+        )
 
     first, second = record(plan, "default-registration"), record(plan, "aws-usw2-registration")
-    chained = analyzer.AnalyzeStack(analyzer_pb2.AnalyzeStackRequest(resources=[resource(first, []), resource(second, [first["urn"]])]))
+    chained = analyzer.AnalyzeStack(
+        analyzer_pb2.AnalyzeStackRequest(resources=[resource(first, []), resource(second, [first["urn"]])])
+    )
     assert [d.policyName for d in chained.diagnostics] == []
-    unchained = analyzer.AnalyzeStack(analyzer_pb2.AnalyzeStackRequest(resources=[resource(first, []), resource(second, [])]))
+    unchained = analyzer.AnalyzeStack(
+        analyzer_pb2.AnalyzeStackRequest(resources=[resource(first, []), resource(second, [])])
+    )
     assert [(d.policyName, d.urn) for d in unchained.diagnostics] == [("registration-order", second["urn"])]
 
 
@@ -1353,4 +1801,3 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
     assert outside == []
     assert str(uploaded_pack / "rules" / "platform.py") in found["loaded"]
-

@@ -1,4 +1,5 @@
 """`python -m preflight validate|plan`: exit codes and output, end to end."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def preflight(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "preflight", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "preflight", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=300
+    )
 
 
 @pytest.mark.parametrize("stack", sorted(p.name for p in (ROOT / "stacks").glob("Pulumi.*.yaml")))
@@ -41,9 +44,7 @@ def test_invalid_stack_exits_1_with_one_line_per_problem(tmp_path: Path) -> None
     assert "Traceback" not in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(
-    "content", [None, "config: [\n", "- just\n- a list\n", "config: 42\n", "\x00\x01"]
-)
+@pytest.mark.parametrize("content", [None, "config: [\n", "- just\n- a list\n", "config: 42\n", "\x00\x01"])
 def test_unreadable_or_not_yaml_exits_2(tmp_path: Path, content: str | None) -> None:
     path = tmp_path / "Pulumi.x.yaml"
     if content is not None:
@@ -75,7 +76,9 @@ def test_plan_writes_json(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     plan = json.loads(out.read_text())
     assert plan["project"] == "anyscale-cloud" and plan["stack"] == "dev"
-    assert {"urn", "type", "name", "parent", "custom", "dependsOn", "provider", "inputs", "options"} <= set(plan["resources"][0])
+    assert {"urn", "type", "name", "parent", "custom", "dependsOn", "provider", "inputs", "options"} <= set(
+        plan["resources"][0]
+    )
     assert "[1] default" in result.stdout
 
 

@@ -1,4 +1,5 @@
 """preflight.rollout and preflight.durations: critical path vs. serial creation time."""
+
 from __future__ import annotations
 
 import json
@@ -15,27 +16,46 @@ FIXTURE = Path(__file__).parent / "fixtures" / "plans" / "two_resources.json"
 REGISTRATION_INPUTS = {"resourceProviderNamespace": "Anyscale.Platform", "resourceType": "cloudResources"}
 
 
-def res(name: str, type_: str, parent: str | None = None, custom: bool = True, deps: tuple[str, ...] = (),
-        provider: str | None = None, inputs: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"urn": f"urn:{name}", "type": type_, "name": name, "parent": f"urn:{parent}" if parent else None,
-            "custom": custom, "dependsOn": [f"urn:{d}" for d in deps],
-            "provider": f"urn:{provider}::{provider}-id" if provider else None, "inputs": inputs or {}, "options": {}}
+def res(
+    name: str,
+    type_: str,
+    parent: str | None = None,
+    custom: bool = True,
+    deps: tuple[str, ...] = (),
+    provider: str | None = None,
+    inputs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "urn": f"urn:{name}",
+        "type": type_,
+        "name": name,
+        "parent": f"urn:{parent}" if parent else None,
+        "custom": custom,
+        "dependsOn": [f"urn:{d}" for d in deps],
+        "provider": f"urn:{provider}::{provider}-id" if provider else None,
+        "inputs": inputs or {},
+        "options": {},
+    }
 
 
 def small_plan() -> dict[str, Any]:
     """A target component T (cluster A 600 s -> pool B 240 s, storage C 30 s), a
     Kubernetes provider P on A, a registration D that depends on the component T,
     a Helm release E through P, and an object F after D and E."""
-    return {"project": "p", "stack": "s", "resources": [
-        res("T", "anyscale-cloud:azure:AksTarget", custom=False),
-        res("A", "azure-native:containerservice:ManagedCluster", parent="T"),
-        res("B", "azure-native:containerservice:AgentPool", parent="T", deps=("A",)),
-        res("C", "azure-native:storage:StorageAccount", parent="T"),
-        res("P", "pulumi:providers:kubernetes", parent="T", deps=("A",)),
-        res("D", "azure-native:resources:Resource", deps=("T",), inputs=REGISTRATION_INPUTS),
-        res("E", "kubernetes:helm.sh/v3:Release", provider="P"),
-        res("F", "kubernetes:core/v1:ConfigMap", deps=("D", "E")),
-    ]}
+    return {
+        "project": "p",
+        "stack": "s",
+        "resources": [
+            res("T", "anyscale-cloud:azure:AksTarget", custom=False),
+            res("A", "azure-native:containerservice:ManagedCluster", parent="T"),
+            res("B", "azure-native:containerservice:AgentPool", parent="T", deps=("A",)),
+            res("C", "azure-native:storage:StorageAccount", parent="T"),
+            res("P", "pulumi:providers:kubernetes", parent="T", deps=("A",)),
+            res("D", "azure-native:resources:Resource", deps=("T",), inputs=REGISTRATION_INPUTS),
+            res("E", "kubernetes:helm.sh/v3:Release", provider="P"),
+            res("F", "kubernetes:core/v1:ConfigMap", deps=("D", "E")),
+        ],
+    }
 
 
 def test_critical_path_of_a_known_graph() -> None:
@@ -75,8 +95,8 @@ def test_a_child_does_not_wait_for_its_parent_component() -> None:
 
 def test_a_resource_waits_for_its_provider() -> None:
     est = estimate(small_plan())
-    assert est.finish["urn:P"] == 600        # the provider waits for its cluster...
-    assert est.finish["urn:E"] == 600 + 90   # ...and the release waits for the provider
+    assert est.finish["urn:P"] == 600  # the provider waits for its cluster...
+    assert est.finish["urn:E"] == 600 + 90  # ...and the release waits for the provider
 
 
 def test_a_child_inside_the_component_it_depends_on_does_not_wait_for_itself() -> None:
@@ -87,28 +107,41 @@ def test_a_child_inside_the_component_it_depends_on_does_not_wait_for_itself() -
 
 
 def test_a_cycle_is_reported() -> None:
-    plan = {"resources": [res("X", "kubernetes:core/v1:Namespace", deps=("Y",)),
-                          res("Y", "kubernetes:core/v1:Namespace", deps=("X",))]}
+    plan = {
+        "resources": [
+            res("X", "kubernetes:core/v1:Namespace", deps=("Y",)),
+            res("Y", "kubernetes:core/v1:Namespace", deps=("X",)),
+        ]
+    }
     with pytest.raises(ValueError, match="cycle"):
         estimate(plan)
 
 
-@pytest.mark.parametrize(("resource", "seconds"), [
-    (res("a", "azure-native:containerservice:ManagedCluster"), 600),
-    (res("a", "aws:eks/cluster:Cluster"), 600),          # full token, as the engine records it
-    (res("a", "aws:eks:NodeGroup"), 300),
-    (res("a", "gcp:container/cluster:Cluster"), 420),
-    (res("a", "gcp:container:NodePool"), 240),
-    (res("a", "kubernetes:helm.sh/v3:Release"), 90),
-    (res("a", "kubernetes:gateway.networking.k8s.io/v1:Gateway"), 5),
-    (res("a", "azure-native:resources:Resource", inputs=REGISTRATION_INPUTS), 60),
-    (res("a", "azure-native:resources:Resource", inputs={"resourceProviderNamespace": "Anyscale.Platform",
-                                                         "resourceType": "clouds"}), 60),
-    (res("a", "azure-native:resources:Resource", inputs={"resourceProviderNamespace": "Other"}), 10),
-    (res("a", "anyscale-cloud:index:CloudResource", custom=False), 0),
-    (res("a", "pulumi:providers:kubernetes"), 0),
-    (res("a", "something:else:Entirely"), 10),
-])
+@pytest.mark.parametrize(
+    ("resource", "seconds"),
+    [
+        (res("a", "azure-native:containerservice:ManagedCluster"), 600),
+        (res("a", "aws:eks/cluster:Cluster"), 600),  # full token, as the engine records it
+        (res("a", "aws:eks:NodeGroup"), 300),
+        (res("a", "gcp:container/cluster:Cluster"), 420),
+        (res("a", "gcp:container:NodePool"), 240),
+        (res("a", "kubernetes:helm.sh/v3:Release"), 90),
+        (res("a", "kubernetes:gateway.networking.k8s.io/v1:Gateway"), 5),
+        (res("a", "azure-native:resources:Resource", inputs=REGISTRATION_INPUTS), 60),
+        (
+            res(
+                "a",
+                "azure-native:resources:Resource",
+                inputs={"resourceProviderNamespace": "Anyscale.Platform", "resourceType": "clouds"},
+            ),
+            60,
+        ),
+        (res("a", "azure-native:resources:Resource", inputs={"resourceProviderNamespace": "Other"}), 10),
+        (res("a", "anyscale-cloud:index:CloudResource", custom=False), 0),
+        (res("a", "pulumi:providers:kubernetes"), 0),
+        (res("a", "something:else:Entirely"), 10),
+    ],
+)
 def test_durations(resource: dict[str, Any], seconds: int) -> None:
     assert seconds_for(resource) == seconds
 
@@ -135,7 +168,7 @@ def test_fixture_registrations_are_serialized_but_clusters_are_parallel() -> Non
     finish = {urn.rsplit("::", 1)[1]: seconds for urn, seconds in est.finish.items()}
     assert finish["aws-usw2-registration"] >= finish["default-registration"] + 60
     assert finish["aws-usw2-eks"] == 10 + 600  # after its IAM role, alongside AKS (not after it)
-    assert finish["default-aks"] == 10 + 600   # after the resource group
+    assert finish["default-aks"] == 10 + 600  # after the resource group
     assert est.critical_seconds < est.serial_seconds
 
 

@@ -1,4 +1,5 @@
 """Production safety: secrets end to end, stable names, protection, destroy order."""
+
 from __future__ import annotations
 
 import io
@@ -139,7 +140,14 @@ def test_showcase_stacks_turn_protection_off_and_default_is_on() -> None:
     del values["anyscale-cloud:cloud"]["protect"]
     plan = run_program("example", values)
     protected = {r["name"] for r in plan.resources if r["options"]["protect"]}
-    for name in ("default-aks", "aws-usw2-eks", "gcp-usc1-gke", "default-storage", "aws-usw2-bucket", "gcp-usc1-storage"):
+    for name in (
+        "default-aks",
+        "aws-usw2-eks",
+        "gcp-usc1-gke",
+        "default-storage",
+        "aws-usw2-bucket",
+        "gcp-usc1-storage",
+    ):
         assert name in protected, name
     for registration in ("default", "aws-usw2", "gcp-usc1", "onprem"):
         assert f"{registration}-registration" in protected
@@ -169,7 +177,10 @@ def test_bad_config_stops_the_program_before_any_resource() -> None:
     from preflight import runtime
 
     values = stack_values("dev")
-    values["anyscale-cloud:resources"][0]["storage"] = {"bucket": "azure://logs", "endpoint": "https://acct.blob.core.windows.net/"}
+    values["anyscale-cloud:resources"][0]["storage"] = {
+        "bucket": "azure://logs",
+        "endpoint": "https://acct.blob.core.windows.net/",
+    }
     recorded: list[Any] = []
     original = runtime.RecordingMonitor.RegisterResource
 
@@ -183,7 +194,9 @@ def test_bad_config_stops_the_program_before_any_resource() -> None:
             run_program("dev", values)
     finally:
         runtime.RecordingMonitor.RegisterResource = original  # type: ignore[method-assign]
-    assert "resources[0].storage.endpoint (default): 'https://acct.blob.core.windows.net/' ends with '/'" in str(caught.value)
+    assert "resources[0].storage.endpoint (default): 'https://acct.blob.core.windows.net/' ends with '/'" in str(
+        caught.value
+    )
     assert recorded == ["pulumi:pulumi:Stack"]  # the root only: nothing half-applied
 
 
@@ -191,6 +204,8 @@ def test_generic_gateway_address_kind() -> None:
     values = stack_values("example")
     values["anyscale-cloud:resources"] = [values["anyscale-cloud:resources"][0], values["anyscale-cloud:resources"][3]]
     values["anyscale-cloud:resources"][1]["gatewayAddress"] = "hostname"
-    gateway = run_program("example", values).named("onprem-anyscale-operator")["inputs"]["values"]["networking"]["gateway"]
+    gateway = run_program("example", values).named("onprem-anyscale-operator")["inputs"]["values"]["networking"][
+        "gateway"
+    ]
     assert gateway["hostname"] == "${onprem-gateway.status.addresses[0].value}"
     assert "ip" not in gateway

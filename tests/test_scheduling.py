@@ -5,6 +5,7 @@ scheduling view is computed from its plan and checked against the operator chart
 values (shared/reference/anyscale-operator-1.8.0-values.yaml, read here, not imported
 from the code under test), with the expected labels as literals.
 """
+
 from __future__ import annotations
 
 import copy
@@ -51,13 +52,22 @@ GPU_POOLS: dict[str, dict[str, tuple[str, str]]] = {
         "RTX-PRO-6000": ("g4-standard-48", "nvidia-rtx-pro-6000"),
     },
 }
-SELECTOR_KEYS = {"Azure": "nvidia.com/gpu.product", "AWS": "nvidia.com/gpu.product", "GCP": "cloud.google.com/gke-accelerator"}
+SELECTOR_KEYS = {
+    "Azure": "nvidia.com/gpu.product",
+    "AWS": "nvidia.com/gpu.product",
+    "GCP": "cloud.google.com/gke-accelerator",
+}
 CHART_PROVIDER = {"Azure": "azure", "AWS": "aws", "GCP": "gcp"}
 NAMES = {"Azure": "default", "AWS": "eks-gpus", "GCP": "gke-gpus"}
 
 
 def gpu_pools(provider: str) -> list[dict[str, Any]]:
-    pools: list[dict[str, Any]] = [{"name": "cpu", "instanceType": {"Azure": "Standard_D16s_v5", "AWS": "m6i.4xlarge", "GCP": "n2-standard-16"}[provider]}]
+    pools: list[dict[str, Any]] = [
+        {
+            "name": "cpu",
+            "instanceType": {"Azure": "Standard_D16s_v5", "AWS": "m6i.4xlarge", "GCP": "n2-standard-16"}[provider],
+        }
+    ]
     for index, (gpu, (instance_type, _)) in enumerate(GPU_POOLS[provider].items()):
         pool: dict[str, Any] = {"name": f"gpu{index}", "instanceType": instance_type, "gpu": {"type": gpu}}
         if gpu == "RTX-PRO-6000":
@@ -74,7 +84,13 @@ def gpu_stack() -> dict[str, Any]:
         "anyscale-cloud:resources": [
             {"name": "default", "provider": "Azure", "region": "eastus2", "cluster": {"nodePools": gpu_pools("Azure")}},
             {"name": "eks-gpus", "provider": "AWS", "region": "us-west-2", "cluster": {"nodePools": gpu_pools("AWS")}},
-            {"name": "gke-gpus", "provider": "GCP", "region": "us-central1", "project": "gpu-project", "cluster": {"nodePools": gpu_pools("GCP")}},
+            {
+                "name": "gke-gpus",
+                "provider": "GCP",
+                "region": "us-central1",
+                "project": "gpu-project",
+                "cluster": {"nodePools": gpu_pools("GCP")},
+            },
         ],
     }
 
@@ -120,7 +136,9 @@ def test_pool_labels_and_accelerators(plan: Plan) -> None:
                 assert "nvidia.com/gpu.product" not in config["labels"]
 
 
-def test_every_gpu_pool_is_targeted_by_an_instance_type_with_the_charts_selector(plan: Plan, chart_selectors: dict[str, dict[str, str]]) -> None:
+def test_every_gpu_pool_is_targeted_by_an_instance_type_with_the_charts_selector(
+    plan: Plan, chart_selectors: dict[str, dict[str, str]]
+) -> None:
     views = {v.name: v for v in scheduling(plan.to_json())}
     for provider, pools in GPU_POOLS.items():
         view = views[NAMES[provider]]
@@ -155,7 +173,10 @@ def test_operator_values_format(plan: Plan) -> None:
     values = plan.named("eks-gpus-anyscale-operator")["inputs"]["values"]["workloads"]["instanceTypes"]["additional"]
     assert values["94CPU-1120GB-8xA100-80G"] == {
         "resources": {"CPU": 94, "memory": "1120Gi", "GPU": 8, "accelerators": ["A100-80G"]},
-        "nodeSelector": {"node.kubernetes.io/instance-type": "p4de.24xlarge", "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"},
+        "nodeSelector": {
+            "node.kubernetes.io/instance-type": "p4de.24xlarge",
+            "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB",
+        },
         "tolerations": [
             {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
             {"key": "node.anyscale.com/accelerator-type", "operator": "Equal", "value": "GPU", "effect": "NoSchedule"},
@@ -183,7 +204,9 @@ def test_view_flags_a_pool_with_the_wrong_label_and_a_shape_that_fits_nowhere(pl
         if resource["name"] == "default-pool-gpu0":  # the T4 pool, relabelled as GFD would
             resource["inputs"]["nodeLabels"]["nvidia.com/gpu.product"] = "Tesla-T4"
         if resource["name"] == "eks-gpus-anyscale-operator":
-            resource["inputs"]["values"]["workloads"]["instanceTypes"]["additional"]["200CPU-8GB"] = {"resources": {"CPU": 200, "memory": "8Gi"}}
+            resource["inputs"]["values"]["workloads"]["instanceTypes"]["additional"]["200CPU-8GB"] = {
+                "resources": {"CPU": 200, "memory": "8Gi"}
+            }
     views = {v.name: v for v in scheduling(document)}
     assert views["default"].untargeted_gpu_pools == ["gpu0"]
     assert "200CPU-8GB" in views["eks-gpus"].unplaced
@@ -196,8 +219,14 @@ def test_plan_prints_the_view() -> None:
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "preflight", "plan", "--stack", "example"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    section = out[out.index("Scheduling: operator instance types -> node pools"):]
+    out = subprocess.run(
+        [sys.executable, "-m", "preflight", "plan", "--stack", "example"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    section = out[out.index("Scheduling: operator instance types -> node pools") :]
     assert "15CPU-100GB-1xT4  on-demand: gput4   spot: -" in section
     assert "onprem (Generic)" in section
 
@@ -205,21 +234,62 @@ def test_plan_prints_the_view() -> None:
 @pytest.mark.parametrize(
     ("pool", "path", "message"),
     [
-        ({"instanceType": "p4de.24xlarge", "gpu": {"type": "A100-40G"}}, "gpu.type", "p4de.24xlarge carries A100-80G, not A100-40G"),
-        ({"instanceType": "p4d.24xlarge", "gpu": {"type": "A100"}}, "gpu.type",
-         "A100 is not a GPU type the operator chart maps on AWS; p4d.24xlarge carries A100-40G; use one of V100, T4, L4, A10G, L40S, A100-40G, A100-80G, H100"),
-        ({"instanceType": "p4d.24xlarge"}, "gpu", "p4d.24xlarge carries 8 x A100-40G: add `gpu: {type: A100-40G}` so the pool is labelled and tainted for GPU pods"),
-        ({"instanceType": "p4d.24xlarge", "gpu": {"type": "A100-40G", "count": 4}}, "gpu.count", "p4d.24xlarge carries 8 GPUs, not 4; omit `count` or set it to 8"),
-        ({"instanceType": "m6i.4xlarge", "gpu": {"type": "T4"}}, "gpu.type", "m6i.4xlarge has no GPUs, not T4; for T4 use e.g. g4dn.xlarge"),
-        ({"instanceType": "m6i.4xlarg"}, "instanceType",
-         "'m6i.4xlarg' is not a known AWS instance type (components/instance_types.py); did you mean 'm6i.4xlarge'? or give the node's size as `shape: {cpu, memoryGb, gpus}`"),
-        ({"instanceType": "x9.huge", "shape": {"cpu": 8, "memoryGb": 32, "gpus": 2}, "gpu": {"type": "T4", "count": 1}}, "shape.gpus", "is 2 but the pool's gpu.count is 1; they must agree"),
+        (
+            {"instanceType": "p4de.24xlarge", "gpu": {"type": "A100-40G"}},
+            "gpu.type",
+            "p4de.24xlarge carries A100-80G, not A100-40G",
+        ),
+        (
+            {"instanceType": "p4d.24xlarge", "gpu": {"type": "A100"}},
+            "gpu.type",
+            "A100 is not a GPU type the operator chart maps on AWS; p4d.24xlarge carries A100-40G; use one of V100, T4, L4, A10G, L40S, A100-40G, A100-80G, H100",
+        ),
+        (
+            {"instanceType": "p4d.24xlarge"},
+            "gpu",
+            "p4d.24xlarge carries 8 x A100-40G: add `gpu: {type: A100-40G}` so the pool is labelled and tainted for GPU pods",
+        ),
+        (
+            {"instanceType": "p4d.24xlarge", "gpu": {"type": "A100-40G", "count": 4}},
+            "gpu.count",
+            "p4d.24xlarge carries 8 GPUs, not 4; omit `count` or set it to 8",
+        ),
+        (
+            {"instanceType": "m6i.4xlarge", "gpu": {"type": "T4"}},
+            "gpu.type",
+            "m6i.4xlarge has no GPUs, not T4; for T4 use e.g. g4dn.xlarge",
+        ),
+        (
+            {"instanceType": "m6i.4xlarg"},
+            "instanceType",
+            "'m6i.4xlarg' is not a known AWS instance type (components/instance_types.py); did you mean 'm6i.4xlarge'? or give the node's size as `shape: {cpu, memoryGb, gpus}`",
+        ),
+        (
+            {
+                "instanceType": "x9.huge",
+                "shape": {"cpu": 8, "memoryGb": 32, "gpus": 2},
+                "gpu": {"type": "T4", "count": 1},
+            },
+            "shape.gpus",
+            "is 2 but the pool's gpu.count is 1; they must agree",
+        ),
     ],
 )
 def test_gpu_rules_name_the_path_and_the_fix(pool: dict[str, Any], path: str, message: str) -> None:
     resources = [
         {"name": "default", "provider": "Azure", "region": "eastus2"},
-        {"name": "aws-usw2", "provider": "AWS", "region": "us-west-2", "cluster": {"nodePools": [{"name": "a", "instanceType": "m6i.4xlarge"}, {"name": "b", "instanceType": "m6i.4xlarge", "capacityType": "SPOT"}, {"name": "c", **pool}]}},
+        {
+            "name": "aws-usw2",
+            "provider": "AWS",
+            "region": "us-west-2",
+            "cluster": {
+                "nodePools": [
+                    {"name": "a", "instanceType": "m6i.4xlarge"},
+                    {"name": "b", "instanceType": "m6i.4xlarge", "capacityType": "SPOT"},
+                    {"name": "c", **pool},
+                ]
+            },
+        },
     ]
     with pytest.raises(SpecError) as error:
         load_spec({"name": "c", "location": "eastus2", "resourceGroup": "rg"}, resources)
@@ -229,10 +299,18 @@ def test_gpu_rules_name_the_path_and_the_fix(pool: dict[str, Any], path: str, me
 def test_gcp_attached_t4_counts_and_a100_generations() -> None:
     resources = [
         {"name": "default", "provider": "Azure", "region": "eastus2"},
-        {"name": "g", "provider": "GCP", "region": "us-central1", "project": "my-project", "cluster": {"nodePools": [
-            {"name": "a", "instanceType": "n1-standard-16", "gpu": {"type": "T4", "count": 3}},
-            {"name": "b", "instanceType": "a2-highgpu-1g", "gpu": {"type": "A100-80G"}},
-        ]}},
+        {
+            "name": "g",
+            "provider": "GCP",
+            "region": "us-central1",
+            "project": "my-project",
+            "cluster": {
+                "nodePools": [
+                    {"name": "a", "instanceType": "n1-standard-16", "gpu": {"type": "T4", "count": 3}},
+                    {"name": "b", "instanceType": "a2-highgpu-1g", "gpu": {"type": "A100-80G"}},
+                ]
+            },
+        },
     ]
     with pytest.raises(SpecError) as error:
         load_spec({"name": "c", "location": "eastus2", "resourceGroup": "rg"}, resources)
@@ -251,4 +329,8 @@ def test_default_pools_get_the_default_disk() -> None:
             {"name": "g", "provider": "GCP", "region": "us-central1", "project": "my-project"},
         ],
     )
-    assert [[p.disk_size_gb for p in r.cluster.node_pools] for r in spec.resources] == [[None, None], [500, 500], [500, 500]]
+    assert [[p.disk_size_gb for p in r.cluster.node_pools] for r in spec.resources] == [
+        [None, None],
+        [500, 500],
+        [500, 500],
+    ]

@@ -3,6 +3,7 @@
 Fails loudly on an SDK upgrade that removes or changes them; fix sdk_internals.py, not
 its callers. Also checks that no other module in components/ reaches into an SDK's
 private modules, so this canary keeps covering every use."""
+
 from __future__ import annotations
 
 import asyncio
@@ -38,7 +39,9 @@ def test_no_other_component_module_uses_sdk_internals() -> None:
 
 
 def test_the_sdk_still_has_its_unknown_singleton() -> None:
-    assert hasattr(pulumi.output, "UNKNOWN"), "pulumi.output.UNKNOWN is gone: rewrite components/sdk_internals.unknown()"
+    assert hasattr(pulumi.output, "UNKNOWN"), (
+        "pulumi.output.UNKNOWN is gone: rewrite components/sdk_internals.unknown()"
+    )
 
 
 def test_an_output_holding_unknown_is_not_known() -> None:

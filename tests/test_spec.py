@@ -1,4 +1,5 @@
 """One test per platform rule (platform.md 1.1, 1.2): the path and the message."""
+
 from __future__ import annotations
 
 import copy
@@ -95,7 +96,10 @@ def test_resource_name_pattern(name: str) -> None:
 def test_resource_name_length() -> None:
     cloud, resources = config()
     resources[1]["name"] = "a" * 257
-    assert only_problem(cloud, resources) == "resources[1].name (" + "a" * 257 + "): must be at most 256 characters (it has 257)"
+    assert (
+        only_problem(cloud, resources)
+        == "resources[1].name (" + "a" * 257 + "): must be at most 256 characters (it has 257)"
+    )
     resources[1]["name"] = "a" * 256
     load_spec(cloud, resources)
 
@@ -170,7 +174,11 @@ def test_region_length() -> None:
 
 @pytest.mark.parametrize(
     ("index", "region", "provider", "hint"),
-    [(0, "eastus22", "Azure", "eastus2"), (1, "us-west-9", "AWS", "us-west-2"), (2, "us-central9", "GCP", "us-central1")],
+    [
+        (0, "eastus22", "Azure", "eastus2"),
+        (1, "us-west-9", "AWS", "us-west-2"),
+        (2, "us-central9", "GCP", "us-central1"),
+    ],
 )
 def test_region_known_for_provider(index: int, region: str, provider: str, hint: str) -> None:
     cloud, resources = config()
@@ -201,9 +209,13 @@ def test_storage_region_rules_and_default() -> None:
     assert spec.resources[1].storage.region == "us-east-1"
     assert spec.resources[2].storage.region == "us-central1"
     resources[1]["storage"] = {"region": "US-EAST-1"}
-    assert only_problem(cloud, resources).startswith("resources[1].storage.region (aws-usw2): 'US-EAST-1' must be lowercase")
+    assert only_problem(cloud, resources).startswith(
+        "resources[1].storage.region (aws-usw2): 'US-EAST-1' must be lowercase"
+    )
     resources[1]["storage"] = {"region": "mars-north-1"}
-    assert "resources[1].storage.region (aws-usw2): 'mars-north-1' is not a known AWS region" in only_problem(cloud, resources)
+    assert "resources[1].storage.region (aws-usw2): 'mars-north-1' is not a known AWS region" in only_problem(
+        cloud, resources
+    )
 
 
 @pytest.mark.parametrize(
@@ -227,7 +239,12 @@ def test_bucket_scheme_matches_provider(index: int, bucket: str, form: str) -> N
 
 @pytest.mark.parametrize(
     ("index", "bucket"),
-    [(1, "s3://b/prefix"), (2, "gs://bucket/a/b"), (3, "s3://ray-data/sub"), (0, "abfss://c@acct.dfs.core.windows.net/path")],
+    [
+        (1, "s3://b/prefix"),
+        (2, "gs://bucket/a/b"),
+        (3, "s3://ray-data/sub"),
+        (0, "abfss://c@acct.dfs.core.windows.net/path"),
+    ],
 )
 def test_bucket_without_sub_path(index: int, bucket: str) -> None:
     cloud, resources = config()
@@ -268,7 +285,13 @@ def test_endpoint_trailing_slash_says_why() -> None:
 
 
 @pytest.mark.parametrize(
-    "endpoint", ["http://acct.blob.core.windows.net", "https://acct.blob.core.windows.net/logs", "acct.blob.core.windows.net", "https://h?x=1"]
+    "endpoint",
+    [
+        "http://acct.blob.core.windows.net",
+        "https://acct.blob.core.windows.net/logs",
+        "acct.blob.core.windows.net",
+        "https://h?x=1",
+    ],
 )
 def test_endpoint_bare_https_origin(endpoint: str) -> None:
     cloud, resources = config()
@@ -307,7 +330,9 @@ def test_secure_values_are_opaque_and_never_printed() -> None:
 def test_empty_secret_rejected() -> None:
     cloud, resources = config()
     resources[3]["cliToken"] = ""
-    assert only_problem(cloud, resources).startswith("resources[3].cliToken (onprem): must be a non-empty Pulumi secret")
+    assert only_problem(cloud, resources).startswith(
+        "resources[3].cliToken (onprem): must be a non-empty Pulumi secret"
+    )
 
 
 def test_gcp_needs_project() -> None:
@@ -349,7 +374,10 @@ def test_aks_pool_name_limit() -> None:
 def test_pool_bounds() -> None:
     cloud, resources = config()
     resources[0]["cluster"]["nodePools"][0].update(minCount=5, maxCount=2)
-    assert only_problem(cloud, resources) == "resources[0].cluster.nodePools[0] (default): minCount (5) must not exceed maxCount (2)"
+    assert (
+        only_problem(cloud, resources)
+        == "resources[0].cluster.nodePools[0] (default): minCount (5) must not exceed maxCount (2)"
+    )
 
 
 def test_missing_config_keys() -> None:
@@ -405,8 +433,22 @@ def test_pool_names_unique() -> None:
 
 @pytest.mark.parametrize(
     ("index", "gpu", "instance_type", "provider", "offered"),
-    [(2, "A10", "g2-standard-8", "GCP", "; g2-standard-8 carries L4; use one of T4, L4, A100-40G, A100-80G, H100, H100-MEGA, RTX-PRO-6000"),
-     (0, "A10G", "Standard_NV36ads_A10_v5", "Azure", "; Standard_NV36ads_A10_v5 carries A10; use one of T4, A10, A100, H100")],
+    [
+        (
+            2,
+            "A10",
+            "g2-standard-8",
+            "GCP",
+            "; g2-standard-8 carries L4; use one of T4, L4, A100-40G, A100-80G, H100, H100-MEGA, RTX-PRO-6000",
+        ),
+        (
+            0,
+            "A10G",
+            "Standard_NV36ads_A10_v5",
+            "Azure",
+            "; Standard_NV36ads_A10_v5 carries A10; use one of T4, A10, A100, H100",
+        ),
+    ],
 )
 def test_gpu_type_offered_by_provider(index: int, gpu: str, instance_type: str, provider: str, offered: str) -> None:
     """GPU types are the operator chart's accelerator names on the provider (1.8.0)."""

@@ -1,4 +1,5 @@
 """preflight.tree: the plan as a tree grouped by cloud resource, and its summary."""
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,11 @@ def test_every_custom_resource_is_listed_once_in_its_group(plan: dict[str, Any],
     lines = group_of_each_line(render_tree(plan, width=width, color=False))
     for name in custom_names(plan):
         # an entry line is "<type> <name>"; a value line starts with "key:"
-        entries = [(group, line) for group, line in lines
-                   if len(line.split()) == 2 and line.split()[1] == name and not line.split()[0].endswith(":")]
+        entries = [
+            (group, line)
+            for group, line in lines
+            if len(line.split()) == 2 and line.split()[1] == name and not line.split()[0].endswith(":")
+        ]
         assert len(entries) == 1, f"{name}: {entries}"
         assert entries[0][0] == expected_group(name), name
 
@@ -137,7 +141,7 @@ def test_long_values_wrap_and_are_cut(plan: dict[str, Any]) -> None:
     text = render_tree(plan, width=60, color=False)
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip() == "assumeRolePolicy:")
-    wrapped = lines[start + 1: start + 5]
+    wrapped = lines[start + 1 : start + 5]
     assert all(set(line.strip()) <= {"x", "."} for line in wrapped)
     assert wrapped[-1].endswith("...")
     assert "x" not in lines[start + 5]  # cut after a few lines, not 2000 characters
@@ -158,15 +162,18 @@ def test_summary_counts_by_type(plan: dict[str, Any]) -> None:
     assert re.search(r"^\s+1  aws:eks:Cluster$", text, re.M)
 
 
-@pytest.mark.parametrize(("token", "normalized"), [
-    ("aws:eks/cluster:Cluster", "aws:eks:Cluster"),
-    ("aws:s3/bucketV2:BucketV2", "aws:s3:BucketV2"),
-    ("random:index/randomString:RandomString", "random:index:RandomString"),
-    ("azure-native:containerservice/v20240801:ManagedCluster", "azure-native:containerservice:ManagedCluster"),
-    ("kubernetes:core/v1:Namespace", "kubernetes:core/v1:Namespace"),  # the API version stays
-    ("kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v3:Release"),
-    ("pulumi:providers:kubernetes", "pulumi:providers:kubernetes"),
-])
+@pytest.mark.parametrize(
+    ("token", "normalized"),
+    [
+        ("aws:eks/cluster:Cluster", "aws:eks:Cluster"),
+        ("aws:s3/bucketV2:BucketV2", "aws:s3:BucketV2"),
+        ("random:index/randomString:RandomString", "random:index:RandomString"),
+        ("azure-native:containerservice/v20240801:ManagedCluster", "azure-native:containerservice:ManagedCluster"),
+        ("kubernetes:core/v1:Namespace", "kubernetes:core/v1:Namespace"),  # the API version stays
+        ("kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v3:Release"),
+        ("pulumi:providers:kubernetes", "pulumi:providers:kubernetes"),
+    ],
+)
 def test_normalize_type(token: str, normalized: str) -> None:
     assert normalize_type(token) == normalized
 

@@ -4,6 +4,7 @@ actionlint is not available offline; check-jsonschema (pinned in requirements.in
 the GitHub workflow schema. The structural asserts below catch what a schema cannot: a
 preview without its policy pack, a stack missing from the matrix, a secret leaking into
 the fork-safe workflow, a deploy that could be cancelled half-way or skip its environment."""
+
 from __future__ import annotations
 
 import base64
@@ -75,8 +76,12 @@ def secure_values(node: Any) -> list[str]:
 def deployable_stacks() -> list[str]:
     """Stacks a real preview or `pulumi up` can run: every secret real ciphertext."""
     return [
-        stack for stack in stacks_on_disk()
-        if all(is_ciphertext(v) for v in secure_values(yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())))
+        stack
+        for stack in stacks_on_disk()
+        if all(
+            is_ciphertext(v)
+            for v in secure_values(yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text()))
+        )
     ]
 
 
@@ -108,7 +113,10 @@ def test_workflow_matches_the_github_schema(path: Path) -> None:
     assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.in (make venv)"
     result = subprocess.run(
         [str(exe), "--builtin-schema", "vendor.github-workflows", str(path)],
-        capture_output=True, text=True, check=False, timeout=120,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -203,8 +211,12 @@ def test_preview_matrix_lists_exactly_the_deployable_stacks_in_stacks_dir(previe
 
 def test_preview_logs_in_to_every_cloud_before_pulumi_runs(preview_job) -> None:
     pulumi_step = index_of(preview_job, lambda s: uses(s) == "pulumi/actions")
-    for action in ("actions/checkout", "azure/login", "aws-actions/configure-aws-credentials",
-                   "google-github-actions/auth"):
+    for action in (
+        "actions/checkout",
+        "azure/login",
+        "aws-actions/configure-aws-credentials",
+        "google-github-actions/auth",
+    ):
         assert index_of(preview_job, lambda s, a=action: uses(s) == a) < pulumi_step, action
     assert index_of(preview_job, lambda s: "make venv" in s.get("run", "")) < pulumi_step
     policy_venv = steps(preview_job)[index_of(preview_job, lambda s: "policy/requirements.txt" in s.get("run", ""))]

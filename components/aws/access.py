@@ -1,5 +1,6 @@
 """EKS access entries: the IAM principals (people's roles, the CI role) that may use the
 cluster besides the identity that created it, each with one EKS access policy."""
+
 from __future__ import annotations
 
 import hashlib

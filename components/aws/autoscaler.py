@@ -1,6 +1,7 @@
 """The Kubernetes Cluster Autoscaler: managed node groups keep their size until something
 changes it, so without it a worker pool with minCount 0 never gets a node. EKS only (AKS
 and GKE scale their pools themselves), which is why it is here and not in addons."""
+
 from __future__ import annotations
 
 import json
@@ -67,7 +68,9 @@ def autoscaler_policy(cluster: str) -> str:
     )
 
 
-def build_autoscaler(scope: Scope, spec: AwsResource, irsa: Irsa, cluster: aws.eks.Cluster, kubernetes: k8s.Provider) -> k8s.helm.v3.Release:
+def build_autoscaler(
+    scope: Scope, spec: AwsResource, irsa: Irsa, cluster: aws.eks.Cluster, kubernetes: k8s.Provider
+) -> k8s.helm.v3.Release:
     """With its own IRSA role, discovering the node groups by the tags EKS puts on their
     Auto Scaling groups. It runs on the system pool (the only untainted one), so it
     needs no tolerations."""
@@ -77,7 +80,9 @@ def build_autoscaler(scope: Scope, spec: AwsResource, irsa: Irsa, cluster: aws.e
         AUTOSCALER_SERVICE_ACCOUNT,
         f"Cluster Autoscaler of cloud resource {spec.name} (cloud {scope.ctx.cloud_name})",
     )
-    policy = aws.iam.RolePolicy(f"{spec.name}-autoscaler-asg", role=role.id, policy=cluster.name.apply(autoscaler_policy), opts=scope.opts())
+    policy = aws.iam.RolePolicy(
+        f"{spec.name}-autoscaler-asg", role=role.id, policy=cluster.name.apply(autoscaler_policy), opts=scope.opts()
+    )
     # The release of the cluster's minor (the spec accepts only minors in the table).
     chart, image = defaults.CLUSTER_AUTOSCALER_RELEASES[spec.cluster.minor]
     return k8s.helm.v3.Release(

@@ -1,5 +1,6 @@
 """The S3 bucket: private, encrypted, versioned, with the console's CORS rule; or the
 existing bucket named in the spec."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,9 +36,14 @@ class Bucket:
 def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
     if spec.storage.bucket is not None:
         # Existing bucket: its CORS rule and settings are the owner's to set.
-        return Bucket(pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.bucket.removeprefix("s3://")))
+        return Bucket(
+            pulumi.Output.from_input(spec.storage.bucket),
+            pulumi.Output.from_input(spec.storage.bucket.removeprefix("s3://")),
+        )
     name = spec.name
-    suffix = random.RandomString(f"{name}-bucket-suffix", length=S3_SUFFIX, special=False, upper=False, opts=scope.random())
+    suffix = random.RandomString(
+        f"{name}-bucket-suffix", length=S3_SUFFIX, special=False, upper=False, opts=scope.random()
+    )
     # A retained bucket keeps its settings too (no public access, encryption, CORS).
     # They live in the storage region, which may differ from the cluster's.
     kept: _Kept = {"region": spec.storage.region, "opts": scope.opts(retain_on_delete=spec.storage.retain_on_delete)}
@@ -48,7 +54,9 @@ def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
         region=spec.storage.region,
         opts=scope.guarded(retain_on_delete=spec.storage.retain_on_delete),
     )
-    versioning = aws.s3.BucketVersioning(f"{name}-versioning", bucket=bucket.id, versioning_configuration={"status": "Enabled"}, **kept)
+    versioning = aws.s3.BucketVersioning(
+        f"{name}-versioning", bucket=bucket.id, versioning_configuration={"status": "Enabled"}, **kept
+    )
     lifecycle = aws.s3.BucketLifecycleConfiguration(
         f"{name}-lifecycle",
         bucket=bucket.id,
@@ -85,7 +93,9 @@ def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
     settings = [
         block,
         tls_only,
-        aws.s3.BucketOwnershipControls(f"{name}-ownership", bucket=bucket.id, rule={"object_ownership": "BucketOwnerEnforced"}, **kept),
+        aws.s3.BucketOwnershipControls(
+            f"{name}-ownership", bucket=bucket.id, rule={"object_ownership": "BucketOwnerEnforced"}, **kept
+        ),
         aws.s3.BucketServerSideEncryptionConfiguration(
             f"{name}-encryption",
             bucket=bucket.id,
@@ -107,4 +117,6 @@ def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
             **kept,
         ),
     ]
-    return Bucket(pulumi.Output.concat("s3://", bucket.bucket), bucket.bucket, [bucket, *settings, versioning, lifecycle])
+    return Bucket(
+        pulumi.Output.concat("s3://", bucket.bucket), bucket.bucket, [bucket, *settings, versioning, lifecycle]
+    )

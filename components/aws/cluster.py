@@ -1,4 +1,5 @@
 """The EKS cluster (API access entries, the creator as bootstrap admin) and its kubeconfig."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """IAM: service roles with managed policies, the cluster's OIDC provider, IRSA roles."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -1,5 +1,6 @@
 """The VPC: private and public subnets per availability zone, one NAT gateway and an S3
 gateway endpoint; or the existing VPC and subnets named in the spec."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -44,7 +45,9 @@ class Subnets:
     vpc: aws.ec2.Vpc
     zones: pulumi.Output[list[str]]
 
-    def build(self, kind: str, cidrs: list[str], table: aws.ec2.RouteTable, tags: dict[str, str]) -> tuple[list[aws.ec2.Subnet], list[pulumi.Resource]]:
+    def build(
+        self, kind: str, cidrs: list[str], table: aws.ec2.RouteTable, tags: dict[str, str]
+    ) -> tuple[list[aws.ec2.Subnet], list[pulumi.Resource]]:
         subnets: list[aws.ec2.Subnet] = []
         associations: list[pulumi.Resource] = []  # what the NAT route's users wait for
         eks = eks_cluster_name(self.scope.ctx.cloud_name, self.spec.name)
@@ -58,7 +61,9 @@ class Subnets:
                 tags={"Name": name, f"kubernetes.io/cluster/{eks}": "shared", **tags},
                 opts=self.scope.opts(),
             )
-            association = aws.ec2.RouteTableAssociation(f"{name}-routes", subnet_id=subnet.id, route_table_id=table.id, opts=self.scope.opts())
+            association = aws.ec2.RouteTableAssociation(
+                f"{name}-routes", subnet_id=subnet.id, route_table_id=table.id, opts=self.scope.opts()
+            )
             subnets.append(subnet)
             associations.append(association)
         return subnets, associations
@@ -91,13 +96,19 @@ def build_vpc(scope: Scope, spec: AwsResource) -> Network:
     )
     subnets = Subnets(scope, spec, vpc, zones)
     igw = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, opts=opts())
-    public_table = aws.ec2.RouteTable(f"{name}-public", vpc_id=vpc.id, routes=[{"cidr_block": "0.0.0.0/0", "gateway_id": igw.id}], opts=opts())
+    public_table = aws.ec2.RouteTable(
+        f"{name}-public", vpc_id=vpc.id, routes=[{"cidr_block": "0.0.0.0/0", "gateway_id": igw.id}], opts=opts()
+    )
     private_cidrs, public_cidrs = subnet_cidrs(spec.cluster.vpc_cidr, spec.cluster.availability_zones)
     public, public_associations = subnets.build("public", public_cidrs, public_table, {"kubernetes.io/role/elb": "1"})
     eip = aws.ec2.Eip(f"{name}-nat-ip", domain="vpc", opts=opts())
     nat = aws.ec2.NatGateway(f"{name}-nat", allocation_id=eip.id, subnet_id=public[0].id, opts=opts(depends_on=[igw]))
-    private_table = aws.ec2.RouteTable(f"{name}-private", vpc_id=vpc.id, routes=[{"cidr_block": "0.0.0.0/0", "nat_gateway_id": nat.id}], opts=opts())
-    private, private_associations = subnets.build("private", private_cidrs, private_table, {"kubernetes.io/role/internal-elb": "1"})
+    private_table = aws.ec2.RouteTable(
+        f"{name}-private", vpc_id=vpc.id, routes=[{"cidr_block": "0.0.0.0/0", "nat_gateway_id": nat.id}], opts=opts()
+    )
+    private, private_associations = subnets.build(
+        "private", private_cidrs, private_table, {"kubernetes.io/role/internal-elb": "1"}
+    )
     # Bucket traffic from the nodes stays on the AWS network instead of going through the
     # NAT gateway (billed per GB). A gateway endpoint serves buckets of its own region
     # only: a bucket in another region (storage.region) still goes through the NAT.

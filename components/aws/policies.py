@@ -1,4 +1,5 @@
 """IAM policy documents (pure functions: tested without Pulumi)."""
+
 from __future__ import annotations
 
 import json

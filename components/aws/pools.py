@@ -1,4 +1,5 @@
 """Managed node groups: the system group and one per spec pool, tainted like every worker pool."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -66,7 +67,9 @@ class NodeGroups:
             scaling_config={"min_size": pool.min_count, "max_size": pool.max_count, "desired_size": pool.min_count},
             labels=worker_labels(worker) if worker else None,
             disk_size=worker.disk_size_gb if worker else None,
-            taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(worker)] if worker else None,
+            taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(worker)]
+            if worker
+            else None,
             # The Cluster Autoscaler owns the current size; only the bounds are ours. The
             # group's name is fixed: a replacement deletes the old group first, or the
             # new one fails with "already exists" (platform.md 9.4).
@@ -79,7 +82,13 @@ class NodeGroups:
         )
 
 
-def node_groups(scope: Scope, spec: AwsResource, cluster: aws.eks.Cluster, subnet_ids: list[pulumi.Input[str]], before: list[pulumi.Resource]) -> NodeGroups:
+def node_groups(
+    scope: Scope,
+    spec: AwsResource,
+    cluster: aws.eks.Cluster,
+    subnet_ids: list[pulumi.Input[str]],
+    before: list[pulumi.Resource],
+) -> NodeGroups:
     """The node role first: every group waits for its policies, and for `before`."""
     role = service_role(scope, spec.name, "node", "ec2.amazonaws.com", NODE_POLICIES)
     return NodeGroups(scope, spec, cluster, subnet_ids, role.role, [*before, *role.attachments])

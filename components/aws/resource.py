@@ -1,4 +1,5 @@
 """EksCluster: an EKS-backed cloud resource's network, cluster, bucket, operator role and Cluster Autoscaler."""
+
 from __future__ import annotations
 
 import pulumi
@@ -68,7 +69,9 @@ class EksCluster(pulumi.ComponentResource):
             defaults.OPERATOR_SERVICE_ACCOUNT,
             f"Anyscale operator of cloud resource {spec.name} (cloud {ctx.cloud_name})",
         )
-        policy = aws.iam.RolePolicy(f"{spec.name}-operator-s3", role=role.id, policy=bucket.name.apply(bucket_policy), opts=scope.opts())
+        policy = aws.iam.RolePolicy(
+            f"{spec.name}-operator-s3", role=role.id, policy=bucket.name.apply(bucket_policy), opts=scope.opts()
+        )
         kubeconfig = cluster_kubeconfig(spec, cluster)
         # Worker pools are tainted: the add-ons run on the system pool, so wait for it.
         kubernetes = kubernetes_provider(spec.name, kubeconfig, self, [system_pool])
@@ -84,7 +87,10 @@ class EksCluster(pulumi.ComponentResource):
             bucket_region=spec.bucket_region,
             registration_identity=role.arn,  # the same ARN in both places
             operator_identity=role.arn,
-            operator_settings={"global.aws.region": spec.region, **instance_type_settings("AWS", spec.cluster.node_pools)},
+            operator_settings={
+                "global.aws.region": spec.region,
+                **instance_type_settings("AWS", spec.cluster.node_pools),
+            },
             proxy_service_annotations=PROXY_SERVICE_ANNOTATIONS,
             gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
             load_balancer_outlives_cluster=True,  # the NLB would block the VPC delete

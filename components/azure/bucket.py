@@ -1,5 +1,6 @@
 """The ADLS Gen2 bucket with the console's CORS rule and the operator's data-plane role,
 or the existing bucket named in the spec."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,10 +26,14 @@ class Bucket:
     resources: list[pulumi.Resource] = field(default_factory=list)  # what the registration waits for
 
 
-def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str], nodes: NodeNetwork | None = None) -> Bucket:
+def build_bucket(
+    grants: Grants, spec: AzureResource, operator: pulumi.Input[str], nodes: NodeNetwork | None = None
+) -> Bucket:
     if spec.storage.bucket is not None:
         # Existing bucket: its CORS rule and data-plane role are the owner's to set.
-        return Bucket(pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.endpoint or ""))
+        return Bucket(
+            pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.endpoint or "")
+        )
     scope, ctx = grants.scope, grants.scope.ctx
     kept = scope.guarded(retain_on_delete=spec.storage.retain_on_delete)
     suffix = random.RandomString(
@@ -77,7 +82,9 @@ def build_bucket(grants: Grants, spec: AzureResource, operator: pulumi.Input[str
         },
         opts=scope.opts(),
     )
-    data_access = grants.grant(f"{spec.name}-operator-storage", operator, defaults.ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR, account.id)
+    data_access = grants.grant(
+        f"{spec.name}-operator-storage", operator, defaults.ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR, account.id
+    )
     return Bucket(
         uri=pulumi.Output.concat("abfss://", container.name, "@", account.name, ".dfs.core.windows.net"),
         # The blob endpoint ends with "/", which silently breaks log delivery.

@@ -1,4 +1,5 @@
 """The AKS cluster: OIDC issuer and workload identity on, a system pool, and its kubeconfig."""
+
 from __future__ import annotations
 
 import base64
@@ -19,7 +20,9 @@ from components.spec import AksClusterSpec, AzureResource
 AKS_SERVER_ID = "6dae42f8-4368-4678-94ff-3960e28e3630"
 
 
-def build_cluster(scope: Scope, spec: AzureResource, nodes: NodeNetwork | None = None) -> containerservice.ManagedCluster:
+def build_cluster(
+    scope: Scope, spec: AzureResource, nodes: NodeNetwork | None = None
+) -> containerservice.ManagedCluster:
     cluster, ctx = spec.cluster, scope.ctx
     system = cluster.system_pool
     subnet = {"vnet_subnet_id": nodes.subnet_id} if nodes else {}
@@ -76,7 +79,11 @@ def entra_args(cluster: AksClusterSpec) -> dict[str, Any]:
 
 def network_profile(cluster: AksClusterSpec) -> dict[str, Any]:
     """Azure CNI overlay: nodes take subnet addresses, pods overlay ones (podCidr)."""
-    profile: dict[str, Any] = {"network_plugin": "azure", "network_plugin_mode": "overlay", "load_balancer_sku": "standard"}
+    profile: dict[str, Any] = {
+        "network_plugin": "azure",
+        "network_plugin_mode": "overlay",
+        "load_balancer_sku": "standard",
+    }
     net = cluster.network
     if net is not None:
         profile |= {
@@ -101,12 +108,16 @@ def api_server_args(cluster: AksClusterSpec) -> dict[str, Any]:
     return {"api_server_access_profile": access} if access else {}
 
 
-def cluster_kubeconfig(scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster) -> pulumi.Output[str]:
+def cluster_kubeconfig(
+    scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster
+) -> pulumi.Output[str]:
     args = {"resource_group_name": scope.ctx.resource_group_name, "resource_name": cluster.name}
     if spec.cluster.disable_local_accounts:
         # No static admin credential: an exec (kubelogin) kubeconfig for Entra ID, made to
         # log in without a person (AKS answers with `--login devicecode`).
-        creds = containerservice.list_managed_cluster_user_credentials_output(**args, format="exec", opts=scope.invoke())
+        creds = containerservice.list_managed_cluster_user_credentials_output(
+            **args, format="exec", opts=scope.invoke()
+        )
         mode = spec.cluster.kubelogin_mode
         text = creds.kubeconfigs[0].value.apply(lambda v: noninteractive_kubeconfig(base64.b64decode(v).decode(), mode))
     else:
@@ -119,10 +130,16 @@ def noninteractive_kubeconfig(text: str, mode: str) -> str:
     """The AKS exec kubeconfig with each kubelogin user's args rewritten to `mode`."""
     config = yaml.safe_load(text)
     users = config.get("users") if isinstance(config, dict) else None
-    execs = [u["user"]["exec"] for u in users or [] if isinstance(u, dict) and isinstance((u.get("user") or {}).get("exec"), dict)]
+    execs = [
+        u["user"]["exec"]
+        for u in users or []
+        if isinstance(u, dict) and isinstance((u.get("user") or {}).get("exec"), dict)
+    ]
     kubelogin = [e for e in execs if e.get("command") == "kubelogin"]
     if not kubelogin:
-        raise ValueError("the cluster's user kubeconfig (format=exec) has no kubelogin exec user: cannot make it non-interactive")
+        raise ValueError(
+            "the cluster's user kubeconfig (format=exec) has no kubelogin exec user: cannot make it non-interactive"
+        )
     for entry in kubelogin:
         entry["args"] = kubelogin_args(entry.get("args") or [], mode)
     return str(yaml.safe_dump(config, sort_keys=False))
@@ -135,7 +152,11 @@ def kubelogin_args(args: list[str], mode: str) -> list[str]:
     cloud but not AKS's public client ID (the principal's comes from AZURE_CLIENT_ID)."""
     out = ["get-token", "--login", mode, "--server-id", AKS_SERVER_ID]
     if mode == "spn":
-        given = {flag: value for flag, value in itertools.pairwise(args) if flag.startswith("--") and not value.startswith("--")}
+        given = {
+            flag: value
+            for flag, value in itertools.pairwise(args)
+            if flag.startswith("--") and not value.startswith("--")
+        }
         for flag in ("--tenant-id", "--environment"):
             if flag in given:
                 out += [flag, given[flag]]

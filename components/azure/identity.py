@@ -1,4 +1,5 @@
 """The operator's managed identity, federated to its service account, and its role grants."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -32,14 +33,18 @@ class Grants:
     def of(scope: Scope) -> Grants:
         return Grants(scope, authorization.get_client_config_output(opts=scope.invoke()).subscription_id)
 
-    def grant(self, name: str, principal: pulumi.Input[str], role: str, on: pulumi.Input[str]) -> authorization.RoleAssignment:
+    def grant(
+        self, name: str, principal: pulumi.Input[str], role: str, on: pulumi.Input[str]
+    ) -> authorization.RoleAssignment:
         return authorization.RoleAssignment(
             name,
             principal_id=principal,
             principal_type="ServicePrincipal",
             role_definition_id=pulumi.Output.concat(
-                "/subscriptions/", scope_subscription(on) or self.subscription_id,
-                "/providers/Microsoft.Authorization/roleDefinitions/", role,
+                "/subscriptions/",
+                scope_subscription(on) or self.subscription_id,
+                "/providers/Microsoft.Authorization/roleDefinitions/",
+                role,
             ),
             scope=on,
             opts=self.scope.opts(),
@@ -75,7 +80,9 @@ def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.
     return OperatorIdentity(identity, federation)
 
 
-def _kubelet_object_id(profile: Mapping[str, containerservice.outputs.UserAssignedIdentityManagedClusterResponse] | None) -> str:
+def _kubelet_object_id(
+    profile: Mapping[str, containerservice.outputs.UserAssignedIdentityManagedClusterResponse] | None,
+) -> str:
     """The kubelet identity's object ID, which AKS always reports for a created cluster."""
     kubelet = (profile or {}).get("kubeletidentity")
     if kubelet is None or not kubelet.object_id:

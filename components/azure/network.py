@@ -1,5 +1,6 @@
 """The AKS nodes' network (`cluster.network`): a VNet and node subnet the program creates,
 or a subnet that exists already, and the cluster identity's role on that subnet."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -55,7 +56,9 @@ def build_network(grants: Grants, spec: AzureResource) -> NodeNetwork | None:
     return NodeNetwork(subnet.id, created=True, resources=[vnet, subnet])
 
 
-def network_grants(grants: Grants, spec: AzureResource, nodes: NodeNetwork | None, cluster: containerservice.ManagedCluster) -> list[pulumi.Resource]:
+def network_grants(
+    grants: Grants, spec: AzureResource, nodes: NodeNetwork | None, cluster: containerservice.ManagedCluster
+) -> list[pulumi.Resource]:
     """AKS's cluster identity manages load balancers and node NICs in a subnet it does not
     own: Network Contributor on that subnet, and nothing wider."""
     if nodes is None:

@@ -1,4 +1,5 @@
 """AKS worker pools: one AgentPool per spec pool, tainted and labelled for Anyscale."""
+
 from __future__ import annotations
 
 import pulumi
@@ -16,7 +17,11 @@ REPLACED_ON = ["vmSize", "scaleSetPriority", "scaleSetEvictionPolicy", "osType"]
 
 
 def build_pool(
-    scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster, pool: AksNodePool, subnet: pulumi.Output[str] | None = None
+    scope: Scope,
+    spec: AzureResource,
+    cluster: containerservice.ManagedCluster,
+    pool: AksNodePool,
+    subnet: pulumi.Output[str] | None = None,
 ) -> containerservice.AgentPool:
     taints = [str(t) for t in pool_taints(pool)]
     spot = pool.capacity_type == "SPOT"
@@ -44,9 +49,7 @@ def build_pool(
         # The pool's name is fixed, and AKS cannot change a pool's VM size or priority:
         # such a change is a new pool, created after the old one is gone. The autoscaler
         # owns `count` once the pool exists.
-        opts=scope.opts(
-            replace_on_changes=REPLACED_ON, delete_before_replace=True, ignore_changes=["count"]
-        ),
+        opts=scope.opts(replace_on_changes=REPLACED_ON, delete_before_replace=True, ignore_changes=["count"]),
     )
 
 

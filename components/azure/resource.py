@@ -1,4 +1,5 @@
 """AksCluster: an AKS-backed cloud resource's cluster, bucket and operator identity."""
+
 from __future__ import annotations
 
 import pulumi
@@ -47,7 +48,10 @@ class AksCluster(pulumi.ComponentResource):
             bucket_region=spec.bucket_region,
             registration_identity=principal_id,  # the OBJECT (principal) ID
             operator_identity=operator.identity.client_id,  # the CLIENT ID: a different GUID
-            operator_settings={"global.auth.audience": defaults.OPERATOR_AUDIENCE, **instance_type_settings("Azure", spec.cluster.node_pools)},
+            operator_settings={
+                "global.auth.audience": defaults.OPERATOR_AUDIENCE,
+                **instance_type_settings("Azure", spec.cluster.node_pools),
+            },
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             operator_extension=OperatorExtension(cluster.name, ctx.resource_group_name, ctx.azure_provider),
             ready=[cluster, *network, *pools, operator.identity, operator.federation, *registry, *bucket.resources],

@@ -2,6 +2,7 @@
 
 Never disabled on destroy: other workloads of the project may use them, and disabling
 `compute` would take every VM of the project with it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,5 +1,6 @@
 """The GCS bucket with the console's CORS rule (or the existing one named in the spec),
 and the operator's access to it, and to it only."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -36,7 +37,9 @@ class Bucket:
 
 def create_bucket(scope: Scope, spec: GcpResource) -> tuple[random.RandomString, gcp.storage.Bucket]:
     ctx = scope.ctx
-    suffix = random.RandomString(f"{spec.name}-storage-suffix", length=GCS_SUFFIX, special=False, upper=False, opts=scope.random())
+    suffix = random.RandomString(
+        f"{spec.name}-storage-suffix", length=GCS_SUFFIX, special=False, upper=False, opts=scope.random()
+    )
     bucket = gcp.storage.Bucket(
         f"{spec.name}-storage",
         name=suffix.result.apply(lambda s: gcs_bucket_name(ctx.cloud_name, spec.name, s)),
@@ -67,7 +70,9 @@ def build_bucket(scope: Scope, spec: GcpResource, member: pulumi.Input[str]) -> 
         suffix, bucket = create_bucket(scope, spec)
         uri, name, made = pulumi.Output.concat("gs://", bucket.name), bucket.name, [suffix, bucket]
     grants = [
-        gcp.storage.BucketIAMMember(f"{spec.name}-operator-storage-{key}", bucket=name, role=role, member=member, opts=scope.opts())
+        gcp.storage.BucketIAMMember(
+            f"{spec.name}-operator-storage-{key}", bucket=name, role=role, member=member, opts=scope.opts()
+        )
         for key, role in BUCKET_ROLES.items()
     ]
     return Bucket(uri, made, grants)

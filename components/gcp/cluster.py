@@ -1,4 +1,5 @@
 """The regional GKE cluster in its network (components/gcp/network.py), and its kubeconfig."""
+
 from __future__ import annotations
 
 import pulumi
@@ -12,7 +13,9 @@ from components.scope import Scope
 from components.spec import GcpResource
 
 
-def build_cluster(scope: Scope, spec: GcpResource, network: Network, node_account: pulumi.Input[str]) -> gcp.container.Cluster:
+def build_cluster(
+    scope: Scope, spec: GcpResource, network: Network, node_account: pulumi.Input[str]
+) -> gcp.container.Cluster:
     cluster = spec.cluster
     return gcp.container.Cluster(
         f"{spec.name}-gke",

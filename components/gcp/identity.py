@@ -1,5 +1,6 @@
 """The operator's service account, bound to its Kubernetes service account (Workload
 Identity) and allowed to sign blobs as itself; and the nodes' own service account."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -84,7 +85,9 @@ def build_node_account(scope: Scope, spec: GcpResource) -> NodeAccount:
     )
     member = pulumi.Output.concat("serviceAccount:", account.email)
     grants = [
-        gcp.projects.IAMMember(f"{spec.name}-node-sa-{key}", project=spec.project, role=role, member=member, opts=scope.opts())
+        gcp.projects.IAMMember(
+            f"{spec.name}-node-sa-{key}", project=spec.project, role=role, member=member, opts=scope.opts()
+        )
         for key, role in NODE_ROLES.items()
     ]
     return NodeAccount(account, grants)

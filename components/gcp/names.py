@@ -1,5 +1,6 @@
 """Workload Identity's member name and the exec kubeconfig for GKE (the names the
 cloud checks live in components/names.py)."""
+
 from __future__ import annotations
 
 from components import defaults
@@ -14,14 +15,10 @@ AUTH_PLUGIN_HINT = (
 
 def workload_identity_member(project: str) -> str:
     """The operator's Kubernetes service account, as Workload Identity names it."""
-    return (
-        f"serviceAccount:{project}.svc.id.goog"
-        f"[{defaults.OPERATOR_NAMESPACE}/{defaults.OPERATOR_SERVICE_ACCOUNT}]"
-    )
+    return f"serviceAccount:{project}.svc.id.goog[{defaults.OPERATOR_NAMESPACE}/{defaults.OPERATOR_SERVICE_ACCOUNT}]"
 
 
 def kubeconfig(name: str, endpoint: str, ca_certificate: str) -> str:
     """An exec kubeconfig: no static credential, a token from gcloud at each use."""
     exec_ = {"command": AUTH_PLUGIN, "installHint": AUTH_PLUGIN_HINT, "provideClusterInfo": True}
     return exec_kubeconfig(name, f"https://{endpoint}", ca_certificate, exec_)
-

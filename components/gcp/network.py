@@ -6,6 +6,7 @@ GKE needs no rule of ours: it creates its own (`gke-<cluster>-...`: control plan
 nodes, node to node, pod ranges) and, per LoadBalancer Service, the rules for the
 load balancer and Google's health checks. Everything else inbound is denied by the
 VPC's implied rule."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """GKE node pools: the system pool and one pool per spec pool (autoscaling, spot, GPUs)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,7 +15,11 @@ from components.scope import Scope
 from components.spec import GcpResource, GkeNodePool, NodePoolSpec
 
 # Kubernetes taint effects -> the GKE API's spelling.
-TAINT_EFFECTS: dict[str, str] = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE", "NoExecute": "NO_EXECUTE"}
+TAINT_EFFECTS: dict[str, str] = {
+    "NoSchedule": "NO_SCHEDULE",
+    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+    "NoExecute": "NO_EXECUTE",
+}
 # What we change only through a new pool (spot and accelerators are fixed at creation).
 REPLACED_ON = ["nodeConfig.machineType", "nodeConfig.spot", "nodeConfig.guestAccelerators"]
 # Access goes through IAM (Workload Identity); scopes stay wide, as GKE recommends.
@@ -98,17 +103,30 @@ def node_pool(
         # Changing the initial count would replace the pool; the autoscaler owns the size.
         # The pool's name is fixed: a replacement deletes the old pool first, or the new
         # one fails with "already exists" (platform.md 9.4).
-        opts=scope.opts(ignore_changes=["initialNodeCount"], replace_on_changes=REPLACED_ON, delete_before_replace=True),
+        opts=scope.opts(
+            ignore_changes=["initialNodeCount"], replace_on_changes=REPLACED_ON, delete_before_replace=True
+        ),
     )
 
 
 def build_system_pool(scope: Scope, spec: GcpResource, shared: PoolArgs) -> gcp.container.NodePool:
     system = spec.cluster.system_pool
-    return node_pool(scope, spec, shared, SYSTEM_POOL, {"machine_type": system.instance_type}, system.min_count, system.max_count, spot=False)
+    return node_pool(
+        scope,
+        spec,
+        shared,
+        SYSTEM_POOL,
+        {"machine_type": system.instance_type},
+        system.min_count,
+        system.max_count,
+        spot=False,
+    )
 
 
 def build_pools(scope: Scope, spec: GcpResource, shared: PoolArgs) -> list[gcp.container.NodePool]:
     return [
-        node_pool(scope, spec, shared, p.name, worker_config(p), p.min_count, p.max_count, p.capacity_type == "SPOT", p.zones)
+        node_pool(
+            scope, spec, shared, p.name, worker_config(p), p.min_count, p.max_count, p.capacity_type == "SPOT", p.zones
+        )
         for p in spec.cluster.node_pools
     ]

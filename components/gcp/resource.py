@@ -1,4 +1,5 @@
 """GkeCluster: a GKE-backed cloud resource's cluster, bucket and operator identity."""
+
 from __future__ import annotations
 
 import pulumi
@@ -27,7 +28,9 @@ class GkeCluster(pulumi.ComponentResource):
     def __init__(self, spec: GcpResource, ctx: CloudContext, opts: pulumi.ResourceOptions | None = None):
         # The type token predates the class name: it is part of every child's URN.
         super().__init__("anyscale-cloud:gcp:GkeTarget", spec.name, None, opts)
-        provider = gcp.Provider(f"{spec.name}-gcp", project=spec.project, region=spec.region, opts=pulumi.ResourceOptions(parent=self))
+        provider = gcp.Provider(
+            f"{spec.name}-gcp", project=spec.project, region=spec.region, opts=pulumi.ResourceOptions(parent=self)
+        )
         apis = build_apis(Scope(ctx, self, provider), spec)
         scope = AfterApis(ctx, self, provider, tuple(apis))
         network = build_network(scope, spec)
@@ -55,7 +58,10 @@ class GkeCluster(pulumi.ComponentResource):
             operator_identity=email,
             # The chart annotates its service account with iam.gke.io/gcp-service-account
             # itself, from global.auth.iamIdentity, when cloudProvider is gcp.
-            operator_settings={"global.gcp.projectId": spec.project, **instance_type_settings("GCP", spec.cluster.node_pools)},
+            operator_settings={
+                "global.gcp.projectId": spec.project,
+                **instance_type_settings("GCP", spec.cluster.node_pools),
+            },
             gateway_address_kind="ip",
             load_balancer_outlives_cluster=True,  # its forwarding rules would stay billed
             # GKE installs the drivers and its own device plugin on GPU nodes; a second
@@ -73,5 +79,10 @@ class GkeCluster(pulumi.ComponentResource):
             ],
         )
         self.register_outputs(
-            {"cluster_name": cluster.name, "bucket_uri": bucket.uri, "service_account_email": email, "kubeconfig": kubeconfig}
+            {
+                "cluster_name": cluster.name,
+                "bucket_uri": bucket.uri,
+                "service_account_email": email,
+                "kubeconfig": kubeconfig,
+            }
         )

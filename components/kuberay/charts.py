@@ -4,6 +4,7 @@ Each chart is the one its project documents, at a release whose chart we read at
 (README: KubeRay options lists the sources). The KubeRay operator's own pin stays in
 components/defaults.py (KUBERAY_VERSION), where `addons.kuberay.version` defaults from.
 """
+
 from __future__ import annotations
 
 from typing import Final, NamedTuple
@@ -29,7 +30,9 @@ SCHEDULER_PLUGINS: Final = Pin(
     "scheduler-plugins", "scheduler-plugins", "0.33.5", "scheduler-plugins", "https://scheduler-plugins.sigs.k8s.io"
 )
 # NVIDIA KAI Scheduler: the OCI chart NVIDIA's KAI integration guide installs.
-KAI: Final = Pin("kai-scheduler", "oci://ghcr.io/kai-scheduler/kai-scheduler/kai-scheduler", "v0.12.6", "kai-scheduler", None)
+KAI: Final = Pin(
+    "kai-scheduler", "oci://ghcr.io/kai-scheduler/kai-scheduler/kai-scheduler", "v0.12.6", "kai-scheduler", None
+)
 # kube-prometheus-stack: prometheus-community/helm-charts tag kube-prometheus-stack-88.5.3.
 PROMETHEUS: Final = Pin(
     "kube-prometheus-stack",

@@ -4,6 +4,7 @@ With every option off this is exactly the release ClusterAddons always had: the
 `kuberay-operator` chart with values `{}` (same name, parent and options), so plans do not
 move until a user turns something on.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -30,7 +31,9 @@ def install_kuberay(
     def after(*resources: pulumi.Resource) -> pulumi.ResourceOptions:
         return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=list(resources)))
 
-    def custom(key: str, api_version: str, kind: str, metadata: dict[str, Any], body: dict[str, Any], *deps: pulumi.Resource) -> k8s.apiextensions.CustomResource:
+    def custom(
+        key: str, api_version: str, kind: str, metadata: dict[str, Any], body: dict[str, Any], *deps: pulumi.Resource
+    ) -> k8s.apiextensions.CustomResource:
         return k8s.apiextensions.CustomResource(
             f"{name}-{key}", api_version=api_version, kind=kind, metadata=metadata, spec=body, opts=after(*deps)
         )
@@ -65,11 +68,20 @@ def install_kuberay(
 
     smoke_namespace = None
     if spec.smoke_test:
-        smoke_namespace = k8s.core.v1.Namespace(f"{name}-smoke-namespace", metadata={"name": charts.SMOKE_NAMESPACE}, opts=opts)
+        smoke_namespace = k8s.core.v1.Namespace(
+            f"{name}-smoke-namespace", metadata={"name": charts.SMOKE_NAMESPACE}, opts=opts
+        )
 
     if spec.batch_scheduler == "kueue":
         assert spec.queue_quota is not None  # filled by the spec from the pools
-        flavor = custom("resource-flavor", values.KUEUE_API, "ResourceFlavor", {"name": values.RESOURCE_FLAVOR}, {}, *scheduler_ready)
+        flavor = custom(
+            "resource-flavor",
+            values.KUEUE_API,
+            "ResourceFlavor",
+            {"name": values.RESOURCE_FLAVOR},
+            {},
+            *scheduler_ready,
+        )
         queue = custom(
             "cluster-queue",
             values.KUEUE_API,

@@ -1,5 +1,6 @@
 """Plain data: the KubeRay chart's values, the other charts' values and the custom objects,
 each from the spec alone (no Pulumi), checked in tests against the charts and CRDs."""
+
 from __future__ import annotations
 
 from typing import Any, Final
@@ -52,7 +53,8 @@ def operator_values(spec: KubeRaySpec) -> dict[str, Any]:
         values["metrics"] = {"serviceMonitor": {"enabled": True}}
     if spec.network_policy:
         values["featureGates"] = [
-            {"name": gate, "enabled": enabled or gate == "RayClusterNetworkPolicy"} for gate, enabled in FEATURE_GATES_1_7_0
+            {"name": gate, "enabled": enabled or gate == "RayClusterNetworkPolicy"}
+            for gate, enabled in FEATURE_GATES_1_7_0
         ]
     return values
 
@@ -76,13 +78,20 @@ def prometheus_values() -> dict[str, Any]:
     # ours (the operator's ServiceMonitor, the Ray PodMonitors) carry no such label.
     return {
         "prometheus": {
-            "prometheusSpec": {"serviceMonitorSelectorNilUsesHelmValues": False, "podMonitorSelectorNilUsesHelmValues": False}
+            "prometheusSpec": {
+                "serviceMonitorSelectorNilUsesHelmValues": False,
+                "podMonitorSelectorNilUsesHelmValues": False,
+            }
         }
     }
 
 
 def _ray_cluster_label(port: str) -> dict[str, Any]:
-    relabel = {"action": "replace", "sourceLabels": ["__meta_kubernetes_pod_label_ray_io_cluster"], "targetLabel": "ray_io_cluster"}
+    relabel = {
+        "action": "replace",
+        "sourceLabels": ["__meta_kubernetes_pod_label_ray_io_cluster"],
+        "targetLabel": "ray_io_cluster",
+    }
     return {"port": port, "relabelings": [relabel]}
 
 
@@ -119,7 +128,10 @@ def cluster_queue(quota: QueueQuotaSpec) -> dict[str, Any]:
     return {
         "namespaceSelector": {},  # every namespace may have a LocalQueue pointing here
         "resourceGroups": [
-            {"coveredResources": [r["name"] for r in resources], "flavors": [{"name": RESOURCE_FLAVOR, "resources": resources}]}
+            {
+                "coveredResources": [r["name"] for r in resources],
+                "flavors": [{"name": RESOURCE_FLAVOR, "resources": resources}],
+            }
         ],
     }
 
@@ -129,7 +141,7 @@ def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
     pool: no worker pool is scaled up) runs a few tasks, then KubeRay deletes it."""
     entrypoint = (
         'python -c "import ray; ray.init(); square = ray.remote(lambda x: x * x); '
-        'assert sum(ray.get([square.remote(i) for i in range(100)])) == 328350; print(\'kuberay smoke test ok\')"'
+        "assert sum(ray.get([square.remote(i) for i in range(100)])) == 328350; print('kuberay smoke test ok')\""
     )
     container = {
         "name": "ray-head",

@@ -3,6 +3,7 @@ traffic is policed, and whether an Entra-only cluster is reachable at all.
 
 Plain checks over a ManagedCluster's properties, and the pack's policies for them
 (registered in policies.py with `*aks.POLICIES`)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,5 +1,6 @@
 """AWS: bucket policies that make a bucket public, IAM policies broader than the job, and
 IRSA trust policies anyone could assume (platform.md 2, 3)."""
+
 from __future__ import annotations
 
 import re
@@ -39,7 +40,9 @@ def bucket_policy_problems(props: Any) -> list[str]:
     if doc in (UNKNOWN, MISSING):
         return []
     if doc is None:
-        return ["the bucket policy is not a JSON policy document: it cannot be checked; pass json.dumps of the document"]
+        return [
+            "the bucket policy is not a JSON policy document: it cannot be checked; pass json.dumps of the document"
+        ]
     problems = []
     for statement in statements(doc):
         if allows(statement) and public_principal(statement.get("Principal")) and not statement.get("Condition"):
@@ -140,4 +143,3 @@ def _subject_problems(condition: Any) -> list[str]:
 def _what(statement: Any) -> str:
     named = actions(statement)
     return ", ".join(repr(a) for a in named) if named else "access"
-

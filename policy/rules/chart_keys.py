@@ -8,6 +8,7 @@ the same keys) silently ignores any other key: a typo would pass unnoticed. A ke
 accepted when it is listed or lies under a listed key (`operator.nodeSelector.<label>`).
 Refresh this list together with defaults.ANYSCALE_OPERATOR_VERSION.
 """
+
 from __future__ import annotations
 
 CHART_VERSION = "1.8.0"

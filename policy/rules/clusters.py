@@ -1,5 +1,6 @@
 """Clusters and what runs in them: AKS workload identity, pinned charts, and the
 Anyscale operator's settings (platform.md 4)."""
+
 from __future__ import annotations
 
 import re
@@ -74,7 +75,9 @@ def chart_name(props: Any) -> Any:
 
 # One exact version (SemVer, Helm's optional leading v): not a range (`>=1.0.0`, `~1.2`, `^1`,
 # `1.x`, `*`), not a tag (`latest`). Helm resolves a range to the newest match on every deploy.
-PINNED_VERSION_RE = re.compile(r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?")
+PINNED_VERSION_RE = re.compile(
+    r"v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?"
+)
 
 
 def chart_version_problems(resource_type: str, props: Any) -> list[str]:
@@ -84,16 +87,22 @@ def chart_version_problems(resource_type: str, props: Any) -> list[str]:
             return []
         problems = []
         if version is MISSING or version == "":
-            problems.append("the operator extension's version is not pinned: set version (e.g. addons.anyscaleOperator.version)")
+            problems.append(
+                "the operator extension's version is not pinned: set version (e.g. addons.anyscaleOperator.version)"
+            )
         elif _not_exact(version):
-            problems.append(f"the operator extension's version {version!r} is not one exact version: pin one, e.g. 1.8.0")
+            problems.append(
+                f"the operator extension's version {version!r} is not one exact version: pin one, e.g. 1.8.0"
+            )
         elif get(props, "autoUpgradeMinorVersion") not in (False, UNKNOWN):
             problems.append("autoUpgradeMinorVersion is on with a pinned version: set auto_upgrade_minor_version=False")
         return problems
     name = chart_name(props)
     what = f"chart {name!r}" if isinstance(name, str) else "the chart"
     if version is MISSING or version == "":
-        return [f"{what} has no version: an unpinned chart upgrades on any deploy; pin version (see components/defaults.py)"]
+        return [
+            f"{what} has no version: an unpinned chart upgrades on any deploy; pin version (see components/defaults.py)"
+        ]
     if _not_exact(version):
         return [
             f"{what} has version {version!r}, which is not one exact version: Helm installs the newest match on any "
@@ -153,7 +162,9 @@ def control_plane_problems(settings: Any, url: str) -> list[str]:
         ]
     if isinstance(value, str) and value.rstrip("/") == url:
         return [f"global.controlPlaneURL is {value!r}: drop the trailing slash, use exactly {url}"]
-    return [f"global.controlPlaneURL is {value!r}: the operator would talk to the wrong control plane; use exactly {url}"]
+    return [
+        f"global.controlPlaneURL is {value!r}: the operator would talk to the wrong control plane; use exactly {url}"
+    ]
 
 
 def chart_key_problems(settings: Any, extra_allowed: list[str]) -> list[str]:

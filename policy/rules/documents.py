@@ -6,6 +6,7 @@ parses, and the statements around them can be checked. A document that is not kn
 yet, or does not parse because a placeholder stands for part of its structure, is
 UNKNOWN: never a violation by itself.
 """
+
 from __future__ import annotations
 
 import json

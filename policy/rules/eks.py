@@ -1,6 +1,7 @@
 """EKS and its bucket: who can reach the API server (the public endpoint's CIDRs, the
 access entries beyond the creator) and buckets that accept plain-HTTP requests
 (issues #14, #18). The checks are plain functions; EKS_POLICIES wraps them for the pack."""
+
 from __future__ import annotations
 
 from typing import Any

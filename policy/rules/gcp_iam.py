@@ -1,5 +1,6 @@
 """GCP: no bucket open to the internet, no project-wide owner or editor, and Workload
 Identity bound to the operator's Kubernetes service account only (platform.md 2, 3)."""
+
 from __future__ import annotations
 
 from typing import Any

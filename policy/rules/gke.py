@@ -3,6 +3,7 @@ service account, and GCS CORS rules that allow every request header (issue 14).
 
 Pure checks over plan properties, and the policies that run them (POLICIES, listed in
 policies.py's ALL_POLICIES)."""
+
 from __future__ import annotations
 
 import re
@@ -56,7 +57,9 @@ def node_account_problems(resource_type: str, props: Any) -> list[str]:
     if get(props, "nodeConfig") is not MISSING or get(props, "removeDefaultNodePool") is not True:
         problems += _account_problem("the default pool's nodes", get(props, "nodeConfig"))
     for pool in elements(get(props, "nodePools")):
-        problems += _account_problem("the inline pool's nodes", get(pool, "nodeConfig") if pool is not UNKNOWN else UNKNOWN)
+        problems += _account_problem(
+            "the inline pool's nodes", get(pool, "nodeConfig") if pool is not UNKNOWN else UNKNOWN
+        )
     return problems
 
 
@@ -79,7 +82,9 @@ def gcs_cors_header_problems(props: Any) -> list[str]:
     return problems
 
 
-def _policy(name: str, description: str, level: EnforcementLevel, check: Callable[[str, Any], list[str]]) -> ResourceValidationPolicy:
+def _policy(
+    name: str, description: str, level: EnforcementLevel, check: Callable[[str, Any], list[str]]
+) -> ResourceValidationPolicy:
     def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
         for message in check(args.resource_type, args.props):
             report(message, None)

@@ -1,5 +1,6 @@
 """Identities: least privilege for every principal we grant a role, and the right ID
 of a managed identity in the right place (platform.md 3)."""
+
 from __future__ import annotations
 
 import re

@@ -8,6 +8,7 @@ knows them from the plan and passes them as this subclass; the checks that need 
 read them with `offline_option`, which answers None under a real engine, where those
 checks do nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -10,6 +10,7 @@ Standard library only, and no import of the rest of the pack: the Pulumi CLI upl
 and runs policy/ alone (`pulumi policy publish`), and the project imports this module
 as `policy.rules.platform` without the pack's folder on sys.path.
 """
+
 from __future__ import annotations
 
 import re
@@ -118,7 +119,9 @@ def name_problem(value: str) -> str | None:
     if not NAME_RE.fullmatch(value):
         return f"'{value}' may contain only letters, digits, '-' and '_' ({NAME_RE.pattern})"
     if not any(char.isalnum() for char in value):
-        return f"'{value}' must contain at least one letter or digit (names of only '-' and '_' make no valid cloud names)"
+        return (
+            f"'{value}' must contain at least one letter or digit (names of only '-' and '_' make no valid cloud names)"
+        )
     return None
 
 
@@ -130,7 +133,9 @@ def region_problem(value: str, checked: str | None = None) -> str | None:
     if len(text) > MAX_REGION:
         return f"must be at most {MAX_REGION} characters (it has {len(text)})"
     if not REGION_RE.fullmatch(text):
-        hint = f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.fullmatch(text.lower()) else ""
+        hint = (
+            f" (did you mean '{value.lower()}'? casing is never converted)" if REGION_RE.fullmatch(text.lower()) else ""
+        )
         return f"'{value}' must be lowercase letters and digits in dash-separated groups ({REGION_RE.pattern}){hint}"
     return None
 

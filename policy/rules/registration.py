@@ -2,6 +2,7 @@
 
 The program declares each one as the generic ARM resource
 `azure-native:resources:Resource`; its `properties` are exactly the ARM type's."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -87,7 +88,7 @@ def _missing_keys(properties: Any) -> list[str]:
         return []
     return [
         f"properties {', '.join(missing)} are required by the ARM type: set them "
-        "(cloudStorageBucketEndpoint as \"\" where it does not apply)"
+        '(cloudStorageBucketEndpoint as "" where it does not apply)'
     ]
 
 
@@ -96,7 +97,9 @@ def _provider(value: Any) -> list[str]:
         return []
     spelled = provider_spelling(value)
     hint = f"; write '{spelled}'" if spelled else ""
-    return [f"properties.provider is {value!r}: it must be exactly one of {', '.join(PROVIDERS)} (case-sensitive in ARM){hint}"]
+    return [
+        f"properties.provider is {value!r}: it must be exactly one of {', '.join(PROVIDERS)} (case-sensitive in ARM){hint}"
+    ]
 
 
 def _compute_stack(value: Any) -> list[str]:
@@ -151,8 +154,12 @@ def _identity(value: Any, provider: str | None) -> list[str]:
             "cloud identity (the operator uses a CLI token); remove it"
         ]
     if absent:
-        kind = {"Azure": "managed identity's principal ID", "AWS": "IAM role ARN", "GCP": "service account email"}[provider]
-        return [f"properties.anyscaleOperatorIamIdentity is not set: a {provider} cloud resource needs the operator's {kind}"]
+        kind = {"Azure": "managed identity's principal ID", "AWS": "IAM role ARN", "GCP": "service account email"}[
+            provider
+        ]
+        return [
+            f"properties.anyscaleOperatorIamIdentity is not set: a {provider} cloud resource needs the operator's {kind}"
+        ]
     return []
 
 

@@ -1,6 +1,7 @@
 """The Azure Container Registry: images are pulled with the kubelet's identity (AcrPull)
 and pushed with the operator's (AcrPush), never with a shared password or anonymously
 (platform.md 3)."""
+
 from __future__ import annotations
 
 from typing import Any

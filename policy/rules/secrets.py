@@ -5,6 +5,7 @@ A recorded plan shows a secret as "[secret]", so anything else under a credentia
 or any string shaped like a kubeconfig or a JWT, is in clear. Offline only: the engine
 hands a policy secret inputs as plain values, so a real preview cannot tell them apart.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,9 @@ REDACTED = "[secret]"
 # The last segment of a key (dotted chart keys included), lowercased, ending in one of these.
 CREDENTIAL_KEYS = ("kubeconfig", "token", "password", "clientsecret", "secretaccesskey", "keyjsonb64", "privatekey")
 KUBECONFIG_RE = re.compile(r"""["']?apiVersion["']?\s*:\s*["']?v1\b.*["']?kind["']?\s*:\s*["']?Config\b""", re.S)
-KUBECONFIG_RE_REVERSED = re.compile(r"""["']?kind["']?\s*:\s*["']?Config\b.*["']?apiVersion["']?\s*:\s*["']?v1\b""", re.S)
+KUBECONFIG_RE_REVERSED = re.compile(
+    r"""["']?kind["']?\s*:\s*["']?Config\b.*["']?apiVersion["']?\s*:\s*["']?v1\b""", re.S
+)
 JWT_RE = re.compile(r"\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*")
 
 

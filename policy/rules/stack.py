@@ -1,5 +1,6 @@
 """Checks across resources, over what a stack policy sees: every resource with its
 dependencies (explicit `depends_on` and those of its inputs)."""
+
 from __future__ import annotations
 
 import itertools
@@ -179,14 +180,19 @@ def cors_coverage_findings(resources: list[PolicyResource], want: CorsRule) -> l
         services = _companions(resources, account, (BLOB_SERVICE,), "accountName", "accountName")
         if not _any_complete(services, lambda s: cors_problems(s.props, AZURE_CORS, want)):
             findings.append(
-                (account.urn, _uncovered(f"storage account {account.name}", services, "storage.BlobServiceProperties", want))
+                (
+                    account.urn,
+                    _uncovered(f"storage account {account.name}", services, "storage.BlobServiceProperties", want),
+                )
             )
     for bucket in (r for r in resources if is_s3_bucket(r.resource_type)):
         if get(bucket.props, "corsRules") is not MISSING and not cors_problems(bucket.props, S3_CORS_SHAPE, want):
             continue  # the rule is inline
         configs = _companions(resources, bucket, S3_CORS, "bucket", "bucket")
         if not _any_complete(configs, lambda c: cors_problems(c.props, S3_CORS_SHAPE, want)):
-            findings.append((bucket.urn, _uncovered(f"S3 bucket {bucket.name}", configs, "aws.s3.BucketCorsConfiguration", want)))
+            findings.append(
+                (bucket.urn, _uncovered(f"S3 bucket {bucket.name}", configs, "aws.s3.BucketCorsConfiguration", want))
+            )
     return findings
 
 

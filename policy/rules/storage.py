@@ -1,5 +1,6 @@
 """Buckets we create: locked down (no public access, TLS, no shared keys, encrypted) and
 carrying the console's CORS rule (platform.md 2)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -119,7 +120,9 @@ def gcs_bucket_problems(props: Any) -> list[str]:
     problems = []
     uniform = get(props, "uniformBucketLevelAccess")
     if uniform is not UNKNOWN and uniform is not True:
-        problems.append("uniformBucketLevelAccess is not true: set uniform_bucket_level_access=True (IAM only, no object ACLs)")
+        problems.append(
+            "uniformBucketLevelAccess is not true: set uniform_bucket_level_access=True (IAM only, no object ACLs)"
+        )
     prevention = get(props, "publicAccessPrevention")
     if prevention is not UNKNOWN and prevention != "enforced":
         got = "not set" if prevention is MISSING else f"{prevention!r}"
@@ -194,7 +197,9 @@ def _rule_problems(rule: Any, shape: CorsShape, want: CorsRule) -> list[str]:
     if shape.allowed_headers is not None:
         headers = strings(get(rule, shape.allowed_headers))
         if headers is not UNKNOWN and UNKNOWN not in headers and "*" not in headers:
-            problems.append(f"the CORS rule for {want.origin} must allow all request headers: set allowed headers to ['*']")
+            problems.append(
+                f"the CORS rule for {want.origin} must allow all request headers: set allowed headers to ['*']"
+            )
     exposed = strings(get(rule, shape.exposed_headers))
     if exposed is not UNKNOWN and UNKNOWN not in exposed and "*" not in exposed:
         have = {h.lower() for h in exposed}

@@ -11,6 +11,7 @@ A string that is only partly a placeholder (`https://acct${suffix}.blob...`) is 
 around the placeholder: `sample` stands in a plain token for each placeholder so that
 the known parts can still be checked (a trailing slash, a sub-path, a scheme).
 """
+
 from __future__ import annotations
 
 import re
