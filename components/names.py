@@ -102,6 +102,10 @@ RULES = {
         r"[a-zA-Z0-9][-_a-zA-Z0-9]*",
         "1-63 letters, digits, '-' and '_', starting with a letter or digit",
     ),
+    # Pulumi autonames IAM roles: logical name + "-" + 7 random hex characters.
+    "iam_role": Rule(
+        "IAM role name", 1, 64, r"[\w+=,.@-]+", "1-64 of letters, digits and +=,.@_- (Pulumi adds 8 characters)"
+    ),
     "s3_bucket": Rule(
         "S3 bucket name",
         3,
@@ -186,6 +190,18 @@ def azure_identity_name(cloud: str, resource: str) -> str:
 
 
 # --- AWS -----------------------------------------------------------------------------
+
+
+def aws_role_logical_names(resource: str) -> list[str]:
+    """The Pulumi logical names of a resource's IAM roles (aws/iam.py `service_role`,
+    aws/resource.py and aws/autoscaler.py's IRSA roles; tests/test_names.py keeps them in
+    step with the plan). Pulumi autonames each role from it."""
+    return [f"{resource}-cluster-role", f"{resource}-node-role", f"{resource}-operator", f"{resource}-autoscaler"]
+
+
+def iam_role_autoname(logical_name: str) -> str:
+    """What Pulumi names the role: the logical name, '-', 7 random hex characters."""
+    return f"{logical_name}-{'0' * 7}"
 
 
 def eks_cluster_name(cloud: str, resource: str) -> str:
@@ -308,6 +324,8 @@ def uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
                 found.append(Use(("urn", "AgentPool"), "Pulumi logical name", pool_logical_name(res.name, pool), loc))
         elif res.provider == "AWS":
             name("eks_cluster", eks_cluster_name(cloud, res.name), at, ("eks-cluster", res.region))
+            for role in aws_role_logical_names(res.name):
+                name("iam_role", iam_role_autoname(role), at)
             if res.storage.bucket is None:
                 name("s3_bucket", s3_bucket_name(cloud, res.name, "0" * S3_SUFFIX), at)
             found.append(

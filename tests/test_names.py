@@ -13,6 +13,8 @@ import pytest
 
 from components import names
 from components.spec import SpecError, load_spec
+from preflight.runtime import run_program
+from tests.conftest import stack_values
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOUD = {"name": "c", "location": "eastus2", "resourceGroup": "rg"}
@@ -233,3 +235,20 @@ def test_reserved_bucket_name_parts_are_avoided_or_refused() -> None:
     assert RULES["gcs_bucket"].problem("my-g00gle-b") is not None
     assert len(gcp_display_name("c" * 200, "r" * 200).encode()) == 100
     assert gcp_display_name("ml", "gcp") == "Anyscale operator (ml/gcp)"
+
+
+def test_iam_role_autonames_stay_within_64_characters() -> None:
+    # IAM caps role names at 64; Pulumi appends "-" and 7 random characters to the logical name.
+    from components.names import aws_role_logical_names
+
+    values = stack_values("example")
+    plan = run_program("roles", values)
+    roles = sorted(r["name"] for r in plan.resources if r["type"] == "aws:iam/role:Role")
+    assert roles == sorted(aws_role_logical_names("aws-usw2"))
+    long_name = "a" * 44  # 44 + len("-cluster-role") + 8 = 65
+    values["anyscale-cloud:resources"][1]["name"] = long_name
+    with pytest.raises(SpecError) as error:
+        load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])
+    assert any("IAM role name" in str(p) and "resources[1].name" in str(p) for p in error.value.problems), (
+        error.value.problems
+    )

@@ -94,13 +94,14 @@ def test_resource_name_pattern(name: str) -> None:
 
 
 def test_resource_name_length() -> None:
+    # The Generic resource: no cloud name is derived from it (AWS's IAM roles would cap it).
     cloud, resources = config()
-    resources[1]["name"] = "a" * 257
+    resources[3]["name"] = "a" * 257
     assert (
         only_problem(cloud, resources)
-        == "resources[1].name (" + "a" * 257 + "): must be at most 256 characters (it has 257)"
+        == "resources[3].name (" + "a" * 257 + "): must be at most 256 characters (it has 257)"
     )
-    resources[1]["name"] = "a" * 256
+    resources[3]["name"] = "a" * 256
     load_spec(cloud, resources)
 
 
