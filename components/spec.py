@@ -1060,9 +1060,10 @@ class KubeRaySpec(Strict):
     # Kueue only: filled from the worker pools when not given (ResourceSpec._kueue_quota).
     queue_quota: QueueQuotaSpec | None = None
 
-    @field_validator("batch_scheduler")
+    @field_validator("batch_scheduler", "authentication")
     @classmethod
-    def _scheduler(cls, value: str, info: ValidationInfo) -> str:
+    def _supported_by_version(cls, value: str, info: ValidationInfo) -> str:
+        """A scheduler or an authentication mode the pinned KubeRay version knows."""
         if value in KUBERAY_SINCE and "version" in info.data:
             _kuberay_since(value, info.data["version"])
         return value
@@ -1077,13 +1078,6 @@ class KubeRaySpec(Strict):
                 "RayClusterHistoryServer feature gate of 1.7.0, with no released chart or image (its manifests "
                 "use an image you build from source), so there is nothing pinned to install; leave it false",
             )
-        return value
-
-    @field_validator("authentication")
-    @classmethod
-    def _authentication(cls, value: str, info: ValidationInfo) -> str:
-        if value in KUBERAY_SINCE and "version" in info.data:
-            _kuberay_since(value, info.data["version"])
         return value
 
     @field_validator("network_policy")
