@@ -174,6 +174,13 @@ class StorageSpec(Strict):
         problem = platform.endpoint_problem(value)
         if problem:
             raise fail("endpoint", problem)
+        if "bucket" in info.data and info.data["bucket"] is None:
+            # Silently ignored before: the program sets the endpoint of the bucket it creates.
+            raise fail(
+                "endpoint",
+                "goes with an existing bucket (storage.bucket): the program creates this resource's "
+                "bucket and sets its endpoint itself; remove endpoint, or set bucket too",
+            )
         return value
 
     @field_validator("region")
@@ -324,6 +331,16 @@ def default_pools(provider: str, pool_cls: type[PoolT]) -> list[PoolT]:
 class ClusterSpec(Strict):
     provider: ClassVar[str]
     kubernetes_version: str = Field(defaults.KUBERNETES_VERSION, pattern=r"^1\.[0-9]{2}(\.[0-9]+)?$")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _system_pool_instance_type(cls, data: Any) -> Any:
+        """`systemPool: {maxCount: 5}` keeps the provider's documented instance type."""
+        if isinstance(data, dict):
+            system = data.get("systemPool")
+            if isinstance(system, dict) and "instanceType" not in system and "instance_type" not in system:
+                data = {**data, "systemPool": {**system, "instanceType": defaults.SYSTEM_INSTANCE_TYPE[cls.provider]}}
+        return data
 
     @field_validator("node_pools", check_fields=False)
     @classmethod

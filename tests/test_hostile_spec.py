@@ -167,3 +167,23 @@ def test_a_stack_holds_at_most_100_cloud_resources() -> None:
     }
     found = problems(lambda c, r: r.extend({**generic, "name": f"g{i}"} for i in range(97)))
     assert found == ["resources: List should have at most 100 items after validation, not 101"]
+
+
+def test_a_system_pool_with_only_counts_keeps_the_default_instance_type() -> None:
+    cloud = copy.deepcopy(EXAMPLE["anyscale-cloud:cloud"])
+    resources = copy.deepcopy(EXAMPLE["anyscale-cloud:resources"])
+    resources[0]["cluster"]["systemPool"] = {"maxCount": 5}
+    resources[1]["cluster"] = {"systemPool": {"minCount": 2, "maxCount": 4}}
+    spec = load_spec(cloud, resources)
+    assert (spec.resources[0].cluster.system_pool.instance_type, spec.resources[0].cluster.system_pool.max_count) == (
+        "Standard_D4s_v5",
+        5,
+    )
+    assert spec.resources[1].cluster.system_pool.instance_type == "m6i.xlarge"
+
+
+def test_an_endpoint_without_a_bucket_is_not_silently_ignored() -> None:
+    assert problems(lambda c, r: r[0].__setitem__("storage", {"endpoint": "https://mylogs.blob.core.windows.net"})) == [
+        "resources[0].storage.endpoint (default): goes with an existing bucket (storage.bucket): the program creates "
+        "this resource's bucket and sets its endpoint itself; remove endpoint, or set bucket too"
+    ]
