@@ -90,6 +90,21 @@ def test_pool_replacements_are_delete_first(base: dict[str, Any], edit: Any, poo
         assert changes[name].action == "same"
 
 
+def test_a_disk_size_change_replaces_aks_and_eks_pools_and_updates_gke_in_place(base: dict[str, Any]) -> None:
+    # AKS answers PropertyChangeNotAllowed for osDiskSizeGB, EKS node groups cannot resize
+    # their disks (ForceNew in the provider); GKE's UpdateNodePool takes disk_size_gb.
+    values = base_values()
+    for index in (0, 1, 2):
+        pool(values, index, "cpu")["diskSizeGb"] = 256
+    head = run_program("base", values).to_json()
+    changes = {c.name: c for c in diff_plans(base, head)}
+    options = {r["name"]: r["options"] for r in head["resources"]}
+    for name in ("default-pool-cpu", "aws-usw2-cpu"):
+        assert changes[name].action == "replace", name
+        assert options[name]["deleteBeforeReplace"] is True, name
+    assert changes["gcp-usc1-pool-cpu"].action == "update"
+
+
 def test_autoscaled_aks_pool_count_is_ignored(base: dict[str, Any]) -> None:
     options = {r["name"]: r["options"] for r in base["resources"]}
     assert options["default-pool-cpu"]["ignoreChanges"] == ["count"]

@@ -18,7 +18,9 @@ TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "Prefer
 AUTOSCALER_GPU_LABEL = "k8s.amazonaws.com/accelerator"
 CPU_AMI, GPU_AMI = "AL2023_x86_64_STANDARD", "AL2023_x86_64_NVIDIA"
 # What EKS cannot change on an existing node group (the provider replaces it).
-REPLACED_ON = ["instanceTypes", "capacityType", "amiType"]
+# The provider replaces a node group on these itself (ForceNew); listing them makes the
+# offline diff say so too. `diskSize` included: a managed node group cannot resize disks.
+REPLACED_ON = ["instanceTypes", "capacityType", "amiType", "diskSize"]
 
 
 def worker_labels(pool: NodePoolSpec) -> dict[str, str]:

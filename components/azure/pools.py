@@ -12,8 +12,9 @@ from components.scope import Scope
 from components.spec import AksNodePool, AzureResource
 
 SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
-# What AKS cannot change on an existing pool (the API rejects the update).
-REPLACED_ON = ["vmSize", "scaleSetPriority", "scaleSetEvictionPolicy", "osType"]
+# What AKS cannot change on an existing pool (the API rejects the update with
+# PropertyChangeNotAllowed; the OS disk size included).
+REPLACED_ON = ["vmSize", "scaleSetPriority", "scaleSetEvictionPolicy", "osType", "osDiskSizeGB"]
 
 
 def build_pool(
