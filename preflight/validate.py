@@ -44,9 +44,11 @@ def main(argv: list[str]) -> int:
     try:
         spec = validate_stack(stack)
     except SpecError as error:
+        # One line per problem, as design.md and the README document it: the config path
+        # (and the resource's name) first; the file is named once, in the count line.
         for problem in error.problems:
-            print(f"{stack.path}: {problem}")
-        print(f"{len(error.problems)} problem(s) found", file=sys.stderr)
+            print(problem)
+        print(f"{len(error.problems)} problem(s) found in {stack.path}", file=sys.stderr)
         return 1
     print(f"ok: {summary(spec)}")
     return 0
