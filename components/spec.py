@@ -32,7 +32,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from components import defaults, instance_types
+from components import azure_availability, defaults, instance_types
 from components.names import check_names
 from components.raw_config import is_secure, printable, raw_problems
 from components.regions import KNOWN_REGIONS
@@ -1697,6 +1697,33 @@ def load_spec(cloud: Any, resources: Any) -> StackSpec:
     if early:
         raise SpecError(early)
     return spec
+
+
+def advisories(spec: StackSpec) -> list[Problem]:
+    """Warnings that do not stop a deployment: an Azure region outside the list of regions
+    where Anyscale on Azure is available (components/azure_availability.py; nothing when
+    that list is None). `preflight validate` prints them and exits 0; `pulumi up` logs them."""
+    available = azure_availability.AVAILABLE_REGIONS
+    if available is None:
+        return []
+    places = [("cloud.location", None, spec.cloud.location)]
+    for index, resource in enumerate(spec.resources):
+        if resource.provider_name != "Azure":
+            continue
+        places.append((f"resources[{index}].region", resource.name, resource.region))
+        if resource.storage.region not in (None, resource.region):
+            places.append((f"resources[{index}].storage.region", resource.name, resource.storage.region))
+    return [
+        Problem(
+            path,
+            name,
+            f"'{region}' is not a region where Anyscale on Azure is available ({azure_availability.SOURCE}: "
+            f"{', '.join(sorted(available))}); the platform may refuse it: request the region from Anyscale "
+            "support, or use a listed one",
+        )
+        for path, name, region in places
+        if region not in available
+    ]
 
 
 def _within(path: str, outer: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from components.spec import Problem, SpecError, StackSpec, load_spec
+from components.spec import Problem, SpecError, StackSpec, advisories, load_spec
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
 
 
@@ -50,5 +50,9 @@ def main(argv: list[str]) -> int:
             print(problem)
         print(f"{len(error.problems)} problem(s) found in {stack.path}", file=sys.stderr)
         return 1
+    # Advisories do not fail the check: stdout keeps its one-line summary, each warning
+    # is one line on stderr, config path first, like a problem.
+    for advisory in advisories(spec):
+        print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")
     return 0
