@@ -131,7 +131,8 @@ def constraints(field: FieldInfo) -> list[str]:
         parts.append(choices(get_args(inner)))
     if item is not None and get_origin(item) is Literal:
         parts.append("each " + choices(get_args(item)))
-    low = high = None
+    low: Any = None
+    high: Any = None
     low_open = False
     min_len = max_len = None
     for meta in field.metadata:

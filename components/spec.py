@@ -2035,7 +2035,7 @@ def advisories(spec: StackSpec) -> list[Problem]:
     available = azure_availability.AVAILABLE_REGIONS
     if available is None:
         return []
-    places = [("cloud.location", None, spec.cloud.location)]
+    places: list[tuple[str, str | None, str]] = [("cloud.location", None, spec.cloud.location)]
     for index, resource in enumerate(spec.resources):
         if resource.provider_name != "Azure":
             continue
