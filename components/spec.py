@@ -101,8 +101,8 @@ NODE_POOLS_RULE = (
 )
 CLUSTER_RULE = "the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"
 PREVIEW_REGIONS_NOTE = (
-    "Azure: a region outside the Anyscale on Azure preview regions (components/azure_availability.py) is a "
-    "warning, not an error"
+    "outside the regions where Anyscale on Azure is available (preview; components/azure_availability.py): "
+    "a warning, not an error"
 )
 
 
@@ -214,7 +214,7 @@ class StorageSpec(Strict):
     )
     region: str | None = Field(
         None,
-        description=f"where the bucket lives; same rules as `region`. {PREVIEW_REGIONS_NOTE}",
+        description=f"where the bucket lives; same rules as `region`. Azure: {PREVIEW_REGIONS_NOTE}",
         json_schema_extra=shown_default("`region`"),
     )
     retain_on_delete: bool = Field(
@@ -1562,7 +1562,7 @@ class ResourceSpec(Strict):
     )
     region: str = Field(
         description=f"{REGION_RULE}; Azure, AWS, GCP: a known region of the provider (components/regions.py); "
-        f"Generic: a free-form routing label. {PREVIEW_REGIONS_NOTE}"
+        f"Generic: a free-form routing label. Azure: {PREVIEW_REGIONS_NOTE}"
     )
     addons: AddonsSpec = Field(default_factory=AddonsSpec)
     if TYPE_CHECKING:
@@ -1757,7 +1757,7 @@ class CloudSpec(Strict):
     name: Name = Field(description=f"{NAME_RULE}: the ARM name of the cloud")
     location: str = Field(
         description="the Azure region holding the ARM records (not where compute runs): a known Azure region "
-        f"(components/regions.py), never case-converted. {PREVIEW_REGIONS_NOTE}"
+        f"(components/regions.py), never case-converted; {PREVIEW_REGIONS_NOTE}"
     )
     resource_group: str = Field(
         pattern=r"^[-\w._()]{0,89}[-\w_()]$", description="the Azure resource group, created by the program"

@@ -65,7 +65,7 @@ def rule_of(key: str) -> list[tuple[str, str]]:
         ("`cluster.systemPool`", "see below", "given only the counts, it keeps the provider's instance type"),
         ("`storage.endpoint`", "none", "an `endpoint` alone is an error"),
         ("`storage.bucket` (Generic)", "required", "`<scheme>://<bucket>`"),
-        ("`storage.region`", "`region`", "Anyscale on Azure preview regions"),
+        ("`storage.region`", "`region`", "Azure: outside the regions where Anyscale on Azure is available"),
         ("`cluster.kubernetesVersion`", "`1.33`", "AWS: a minor with a pinned Cluster Autoscaler release (1.32, 1.33"),
         ("`cluster.availabilityZones` (AWS)", "`2`", "2-4"),
         ("`kubeconfig` (Generic)", "required", "a Pulumi secret"),
