@@ -6,7 +6,7 @@ from typing import Any
 import pulumi
 
 from components.cloud import AnyscaleCloud
-from components.spec import SpecError, load_spec
+from components.spec import SpecError, advisories, load_spec
 
 
 def read_config(key: str) -> Any:
@@ -26,6 +26,10 @@ try:
 except SpecError as error:
     # RunError: reported without a traceback, before any resource is declared.
     raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None
+
+# Advisories (e.g. an Azure region outside the preview's list) warn; they never stop a deployment.
+for advisory in advisories(spec):
+    pulumi.log.warn(str(advisory))
 
 cloud = AnyscaleCloud(spec)
 pulumi.export("cloudId", cloud.cloud_id)

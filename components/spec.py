@@ -32,7 +32,8 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from components import defaults, instance_types
+from components import azure_availability, defaults, instance_types
+from components.names import RULES as NAME_RULES
 from components.names import check_names
 from components.raw_config import is_secure, printable, raw_problems
 from components.regions import KNOWN_REGIONS
@@ -49,8 +50,60 @@ from policy.rules.chart_keys import CHART_VERSION, FORBIDDEN_KEYS, TEMPLATE_KEYS
 from policy.rules.platform import PROVIDERS
 
 AKS_POOL_RE = re.compile(r"^[a-z][a-z0-9]{0,11}$")
+# Worker pool names on every provider (AKS narrows it: AKS_POOL_RE).
+POOL_NAME_PATTERN = r"^[a-z][a-z0-9-]{0,39}$"
 # Instance types of every provider: Standard_D16s_v5, m6i.4xlarge, e2-standard-4.
 INSTANCE_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+
+# --- the config reference ----------------------------------------------------------------
+# README.md's config reference is generated from these models (components/config_reference.py):
+# a field's `description` is its rule in words, written from the constants the validators
+# use, and `doc_default`/`doc_only` (json_schema_extra) adjust how a row is shown.
+
+
+def shown_default(text: str) -> Any:
+    """The default as the reference states it, where the model's own value would mislead
+    (filled in by a validator, or empty meaning "the platform's")."""
+    return {"doc_default": text}
+
+
+def per_provider(values: dict[str, Any]) -> str:
+    return "; ".join(f"{p} `{v}`" for p, v in values.items() if v is not None)
+
+
+def one_of(values: Any) -> str:
+    shown = [f"`{v}`" for v in values]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def attachable_counts() -> str:
+    """`GCP T4: 1, 2 or 4`: the attached-GPU counts of components/instance_types.py."""
+    counts: dict[tuple[str, str], set[int]] = {}
+    for provider, machines in instance_types.INSTANCE_TYPES.items():
+        for machine in machines.values():
+            for gpu, allowed in machine.attachable.items():
+                counts.setdefault((provider, gpu), set()).update(allowed)
+    return "; ".join(f"{p} {g} {one_of(sorted(c)).replace('`', '')}" for (p, g), c in sorted(counts.items()))
+
+
+NAME_RULE = f"`{platform.NAME_RE.pattern}`, at most {platform.MAX_NAME} characters"
+REGION_RULE = f"`{platform.REGION_RE.pattern}`, at most {platform.MAX_REGION} characters, never case-converted"
+POOL_NAME_UNIQUE = "unique within the cluster, not `system` (the system pool's name)"
+POOL_NAME_RULE = POOL_NAME_UNIQUE
+SYSTEM_POOL_RULE = (
+    "the system pool (autoscaling); given only the counts, it keeps the provider's instance type: "
+    + per_provider(defaults.SYSTEM_INSTANCE_TYPE)
+)
+NODE_POOLS_RULE = (
+    "the worker pools, tainted for Anyscale workloads. Default: an on-demand `cpu` and a spot `cpuspot` pool, "
+    "0-10 nodes of " + per_provider(defaults.CPU_INSTANCE_TYPE) + ". Changing a pool's `instanceType`, `gpu` or "
+    "`capacityType` replaces it, deleting the old one first"
+)
+CLUSTER_RULE = "the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"
+PREVIEW_REGIONS_NOTE = (
+    "outside the regions where Anyscale on Azure is available (preview; components/azure_availability.py): "
+    "a warning, not an error"
+)
 
 
 def fail(kind: str, message: str, **ctx: Any) -> PydanticCustomError:
@@ -143,11 +196,31 @@ class StorageSpec(Strict):
     """The cloud resource's bucket. Without `bucket`, the program creates one."""
 
     provider: ClassVar[str] = "Generic"
-    bucket: str | None = Field(None, description="existing bucket URI, no sub-path")
-    endpoint: str | None = Field(None, validate_default=True, description="bare https origin")
-    region: str | None = Field(None, description="defaults to the resource's region")
+    bucket: str | None = Field(
+        None,
+        description="an existing bucket to use instead of creating one (unset: the program creates it): "
+        + "; ".join(f"{p} `{platform.BUCKET_FORMS[p]}`" for p in ("Azure", "AWS", "GCP"))
+        + "; never a sub-path (`s3://b/prefix` is rejected)",
+        json_schema_extra=shown_default("created"),
+    )
+    endpoint: str | None = Field(
+        None,
+        validate_default=True,
+        description="a bare `https://<host>` origin: no path, no trailing slash (a trailing slash silently breaks "
+        "log delivery); unset: sent empty. **Required** with an existing Azure bucket (its blob endpoint "
+        "`https://<account>.blob.core.windows.net`); elsewhere only for S3-compatible storage at a custom endpoint. "
+        "Only with `storage.bucket`: for a bucket the program creates it sets the endpoint itself, and an "
+        "`endpoint` alone is an error",
+    )
+    region: str | None = Field(
+        None,
+        description=f"where the bucket lives; same rules as `region`. Azure: {PREVIEW_REGIONS_NOTE}",
+        json_schema_extra=shown_default("`region`"),
+    )
     retain_on_delete: bool = Field(
-        True, description="keep the bucket when it is removed from the stack (it holds logs and snapshots)"
+        True,
+        description="keep the bucket when it is removed from the stack (it holds logs and workspace snapshots). "
+        "On Azure the storage account lives in `cloud.resourceGroup`, so that group is then kept too",
     )
 
     @field_validator("bucket")
@@ -205,17 +278,27 @@ class S3Credentials(Strict):
     """Keys for an S3-compatible bucket (MinIO, Ceph, ...): the operator chart writes them
     to a Secret mounted into the operator and the Ray pods (`credentialMount.aws`)."""
 
-    access_key_id: SecretValue
-    secret_access_key: SecretValue
+    access_key_id: SecretValue = Field(description="a Pulumi secret")
+    secret_access_key: SecretValue = Field(description="a Pulumi secret")
     # `path` for most S3-compatible stores (MinIO): https://<endpoint>/<bucket>/<key>.
-    addressing_style: Literal["path", "virtual"] | None = None
-    signature_version: Literal["s3v4", "s3"] | None = None
+    addressing_style: Literal["path", "virtual"] | None = Field(
+        None, description="`path` for most S3-compatible stores (MinIO); unset: the client's default"
+    )
+    signature_version: Literal["s3v4", "s3"] | None = Field(None, description="unset: the client's default")
 
 
 class GenericStorage(StorageSpec):
     provider: ClassVar[str] = "Generic"
-    bucket: str = Field(description="the existing bucket's URI: we cannot create it on a Generic cluster")
-    credentials: S3Credentials | None = None
+    bucket: str = Field(
+        description=f"the existing bucket: any `{platform.BUCKET_FORMS['Generic']}`, never a sub-path "
+        "(the program creates no bucket for a Generic cluster)"
+    )
+    credentials: S3Credentials | None = Field(
+        None,
+        description="keys for an `s3://` bucket (MinIO, Ceph), as Pulumi secrets; need `storage.region` set "
+        "explicitly (the region the S3 client signs for; MinIO's default is `us-east-1`). See "
+        "[Generic](#generic-resources-bring-your-own-cluster-componentsgenericpy)",
+    )
 
     @model_validator(mode="after")
     def _credentials(self) -> GenericStorage:
@@ -244,9 +327,22 @@ class GenericStorage(StorageSpec):
 class GpuSpec(Strict):
     # One of the operator chart's accelerator names on the resource's provider
     # (defaults.GPU_NODE_SELECTORS); checked against the instance type by the cluster.
-    type: str = Field(min_length=1)
+    type: str = Field(
+        min_length=1,
+        description="the operator chart's accelerator name on the provider ([GPU pools](#gpu-pools-instance-types-and-disks)): "
+        + "; ".join(f"{p} `{' '.join(types)}`" for p, types in defaults.GPU_TYPES.items())
+        + "; it must be what the instance type carries",
+    )
     # Defaults to what the instance type carries (1 for GPUs attached on GCP N1).
-    count: int | None = Field(None, ge=1, le=16)
+    count: int | None = Field(
+        None,
+        ge=1,
+        le=16,
+        description="must equal what the instance type carries; types with attached GPUs take "
+        + attachable_counts()
+        + " (default: the fewest the type takes)",
+        json_schema_extra=shown_default("the instance type's"),
+    )
 
 
 class ShapeSpec(Strict):
@@ -255,19 +351,33 @@ class ShapeSpec(Strict):
 
     cpu: int = Field(ge=1, le=1024, description="vCPUs")
     memory_gb: float = Field(gt=0, le=32768, description="memory in GiB")
-    gpus: int = Field(0, ge=0, le=16)
+    gpus: int = Field(0, ge=0, le=16, description="must equal `gpu.count`; more than 0 needs `gpu`")
 
 
 class NodePoolSpec(Strict):
     """A worker pool. Tainted per platform.md 7 so that only Anyscale workloads land on it."""
 
-    name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")
-    instance_type: str = Field(pattern=INSTANCE_TYPE_PATTERN)
-    min_count: int = Field(0, ge=0, le=1000)
+    name: str = Field(pattern=POOL_NAME_PATTERN, description=POOL_NAME_RULE)
+    instance_type: str = Field(
+        pattern=INSTANCE_TYPE_PATTERN,
+        description="a type listed in components/instance_types.py for the provider ("
+        + ", ".join(f"{len(types)} {p}" for p, types in instance_types.INSTANCE_TYPES.items())
+        + "), or any with `shape`",
+    )
+    min_count: int = Field(0, ge=0, le=1000, description="at most `maxCount`")
     max_count: int = Field(10, ge=1, le=1000)
-    capacity_type: Literal["ON_DEMAND", "SPOT"] = "ON_DEMAND"
-    gpu: GpuSpec | None = None
-    shape: ShapeSpec | None = None
+    capacity_type: Literal["ON_DEMAND", "SPOT"] = Field(
+        "ON_DEMAND", description="tainted `node.anyscale.com/capacity-type=<value>:NoSchedule`"
+    )
+    gpu: GpuSpec | None = Field(
+        None, description="`{type, count}`: required on a GPU instance type, and must match what it carries"
+    )
+    shape: ShapeSpec | None = Field(
+        None,
+        description="the node's size as sold, for an instance type not in components/instance_types.py; the "
+        "operator's instance type is sized from it",
+        json_schema_extra=shown_default("from the table"),
+    )
 
     def node_size(self, provider: str) -> tuple[int, float, int]:
         """vCPUs, GiB and GPUs of the pool's nodes as sold: its `shape`, else the
@@ -280,7 +390,17 @@ class NodePoolSpec(Strict):
         return machine.vcpu, machine.memory_gib, gpus
 
     # Root disk; the cluster fills in the provider's default (defaults.DISK_SIZE_GB).
-    disk_size_gb: int | None = Field(None, ge=30, le=16384)
+    disk_size_gb: int | None = Field(
+        None,
+        ge=30,
+        le=16384,
+        description=f"root disk in GiB: EKS `disk_size`, GKE `{defaults.GKE_DISK_TYPE}` `disk_size_gb`, AKS `osDiskSizeGB`",
+        json_schema_extra=shown_default(
+            per_provider(defaults.DISK_SIZE_GB)
+            + "; "
+            + "; ".join(f"{p}: the platform's" for p, d in defaults.DISK_SIZE_GB.items() if d is None)
+        ),
+    )
 
     @model_validator(mode="after")
     def _bounds(self) -> NodePoolSpec:
@@ -290,7 +410,7 @@ class NodePoolSpec(Strict):
 
 
 class AksNodePool(NodePoolSpec):
-    name: str
+    name: str = Field(description=f"`{AKS_POOL_RE.pattern}`: {NAME_RULES['aks_pool'].form}; {POOL_NAME_UNIQUE}")
 
     @field_validator("name")
     @classmethod
@@ -307,7 +427,7 @@ class AksNodePool(NodePoolSpec):
 
 class SystemPoolSpec(Strict):
     instance_type: str = Field(pattern=INSTANCE_TYPE_PATTERN)
-    min_count: int = Field(1, ge=1, le=100)
+    min_count: int = Field(1, ge=1, le=100, description="at most `maxCount`")
     max_count: int = Field(3, ge=1, le=100)
 
     @model_validator(mode="after")
@@ -330,7 +450,13 @@ def default_pools(provider: str, pool_cls: type[PoolT]) -> list[PoolT]:
 
 class ClusterSpec(Strict):
     provider: ClassVar[str]
-    kubernetes_version: str = Field(defaults.KUBERNETES_VERSION, pattern=r"^1\.[0-9]{2}(\.[0-9]+)?$")
+    kubernetes_version: str = Field(
+        defaults.KUBERNETES_VERSION,
+        pattern=r"^1\.[0-9]{2}(\.[0-9]+)?$",
+        description="AWS: a minor with a pinned Cluster Autoscaler release ("
+        + ", ".join(defaults.CLUSTER_AUTOSCALER_RELEASES)
+        + ", components/defaults.py)",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -460,6 +586,9 @@ KUBELOGIN_MODES = ("azurecli", "workloadidentity", "spn")
 # What each data plane can enforce (AKS: Cilium policies need the Cilium data plane, and
 # the Cilium data plane enforces only its own).
 NETWORK_POLICIES = {"azure": ("azure", "calico"), "cilium": ("cilium",)}
+# The VNet and node subnet the program creates when no existing subnet is given.
+AKS_ADDRESS_SPACE = "10.224.0.0/12"
+AKS_NODE_SUBNET = "10.224.0.0/16"
 
 
 def ipv4_network(value: str, example: str) -> str:
@@ -475,9 +604,18 @@ class ApiServerSpec(Strict):
 
     # Private: the API server has a private IP in the node network; whatever runs
     # `pulumi up` (and kubectl) must then be inside or peered to that network.
-    private: bool = False
+    private: bool = Field(
+        False,
+        description="`true`: the API server has a private address only; `pulumi up` must run inside or peered to "
+        "the network",
+    )
     # Public API server: only these source ranges (the program's own runner included).
-    authorized_ip_ranges: list[str] = Field(default_factory=list, max_length=200)
+    authorized_ip_ranges: list[str] = Field(
+        default_factory=list,
+        max_length=200,
+        description="IPv4 CIDRs allowed to reach the public API server (include where `pulumi up` runs); not with "
+        "`private: true`",
+    )
 
     @field_validator("authorized_ip_ranges")
     @classmethod
@@ -501,14 +639,35 @@ class AksNetworkSpec(Strict):
     """The nodes' network: a VNet the program creates, or a subnet that exists already.
     Pods use Azure CNI overlay addresses (podCidr), never the subnet's."""
 
-    address_space: str | None = None  # created VNet (default 10.224.0.0/12 when no existingSubnetId)
-    node_subnet: str | None = None  # inside addressSpace (default 10.224.0.0/16)
-    existing_subnet_id: str | None = None
-    pod_cidr: str = "10.244.0.0/16"
-    service_cidr: str = "10.0.0.0/16"
-    dns_service_ip: str = "10.0.0.10"
+    address_space: str | None = Field(
+        None,
+        description="the VNet the program creates (IPv4 CIDR); not with `existingSubnetId`",
+        json_schema_extra=shown_default(f"`{AKS_ADDRESS_SPACE}`"),
+    )
+    node_subnet: str | None = Field(
+        None,
+        description="the node subnet, inside `addressSpace`",
+        json_schema_extra=shown_default(f"`{AKS_NODE_SUBNET}`"),
+    )
+    existing_subnet_id: str | None = Field(
+        None, description=f"an existing subnet's ARM ID, `{SUBNET_ID_FORM}`; not with `addressSpace`/`nodeSubnet`"
+    )
+    pod_cidr: str = Field(
+        "10.244.0.0/16",
+        description="the pods' overlay addresses; pod, service and VNet ranges must not overlap",
+    )
+    service_cidr: str = Field("10.0.0.0/16", description="the services' addresses")
+    dns_service_ip: str = Field(
+        "10.0.0.10", description="inside `serviceCidr`, not its network, first or broadcast address"
+    )
     dataplane: Literal["azure", "cilium"] = "azure"
-    network_policy: str | None = Field(None, validate_default=True)
+    network_policy: str | None = Field(
+        None,
+        validate_default=True,
+        description="the network policy engine, one the data plane runs: "
+        + "; ".join(f"{d}: {one_of(engines)}" for d, engines in NETWORK_POLICIES.items()),
+        json_schema_extra=shown_default(", ".join(f"`{e[0]}` on {d}" for d, e in NETWORK_POLICIES.items())),
+    )
 
     @field_validator("address_space", "node_subnet", "pod_cidr", "service_cidr")
     @classmethod
@@ -559,8 +718,8 @@ class AksNetworkSpec(Strict):
                 "give either existingSubnetId or addressSpace/nodeSubnet (a VNet the program creates), not both",
             )
         if not existing:
-            self.address_space = self.address_space or "10.224.0.0/12"
-            self.node_subnet = self.node_subnet or "10.224.0.0/16"
+            self.address_space = self.address_space or AKS_ADDRESS_SPACE
+            self.node_subnet = self.node_subnet or AKS_NODE_SUBNET
         ranges: list[tuple[str, str | None]] = [("podCidr", self.pod_cidr), ("serviceCidr", self.service_cidr)]
         if not existing:
             vnet, subnet = ipaddress.IPv4Network(self.address_space), ipaddress.IPv4Network(self.node_subnet)
@@ -604,20 +763,45 @@ class AksNetworkSpec(Strict):
 class AksClusterSpec(ClusterSpec):
     provider: ClassVar[str] = "Azure"
     system_pool: SystemPoolSpec = Field(
-        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["Azure"])
+        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["Azure"]),
+        description=SYSTEM_POOL_RULE,
     )
-    node_pools: list[AksNodePool] = Field(default_factory=lambda: default_pools("Azure", AksNodePool))
+    node_pools: list[AksNodePool] = Field(
+        default_factory=lambda: default_pools("Azure", AksNodePool), description=NODE_POOLS_RULE
+    )
     # Local accounts give a static admin credential; off means Entra ID only (managed Entra
     # integration with Azure RBAC, and admin groups: platform.md 9.4).
-    disable_local_accounts: bool = False
+    disable_local_accounts: bool = Field(
+        False,
+        description="`true`: Entra ID only (managed Entra integration with Azure RBAC); requires "
+        "`adminGroupObjectIds`; the kubeconfig is a non-interactive kubelogin exec config",
+    )
     # Entra ID groups whose members are cluster admins (object IDs); required without local accounts.
-    admin_group_object_ids: list[str] = Field(default_factory=list, max_length=10)
+    admin_group_object_ids: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="object IDs (GUIDs) of the Entra ID groups whose members are cluster admins; required with "
+        "`disableLocalAccounts: true`; with local accounts on, enables Entra ID for people while the program "
+        "keeps the admin credential",
+    )
     # How the Entra ID kubeconfig's kubelogin gets a token: never interactively (CI has no browser).
-    kubelogin_mode: str = "azurecli"
-    sku_tier: Literal["Free", "Standard", "Premium"] = "Standard"
+    kubelogin_mode: str = Field(
+        "azurecli",
+        description=one_of(KUBELOGIN_MODES)
+        + " (never `devicecode`/`interactive`: they wait for a browser); only with `disableLocalAccounts: true`",
+    )
+    sku_tier: Literal["Free", "Standard", "Premium"] = Field("Standard", description="the AKS pricing tier")
     # The nodes' network; without it AKS manages one (Azure CNI overlay, no network policy).
-    network: AksNetworkSpec | None = None
-    api_server: ApiServerSpec | None = None
+    network: AksNetworkSpec | None = Field(
+        None,
+        description="the nodes' network, see [AKS networks](#aks-networks-clusternetwork): a VNet the program "
+        "creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay, "
+        "no network policy)",
+        json_schema_extra=shown_default("none (AKS-managed VNet)"),
+    )
+    api_server: ApiServerSpec | None = Field(
+        None, description="who can reach the API server", json_schema_extra=shown_default("public")
+    )
 
     @field_validator("admin_group_object_ids")
     @classmethod
@@ -683,11 +867,19 @@ EKS_SUBNET_ID_RE = re.compile(r"^subnet-([0-9a-f]{8}|[0-9a-f]{17})$")
 class AccessEntrySpec(Strict):
     """One IAM principal (a person's role, the CI role) with one EKS access policy."""
 
-    principal_arn: str
+    principal_arn: str = Field(
+        description=f"an IAM role (with its path) or user ARN, `{IAM_PRINCIPAL_RE.pattern}`; not an STS "
+        "assumed-role session ARN; one entry per principal"
+    )
     # The EKS access policies named like the Kubernetes user-facing roles they mirror.
-    policy: Literal["cluster-admin", "admin", "edit", "view"]
+    policy: Literal["cluster-admin", "admin", "edit", "view"] = Field(description="the EKS access policy of that name")
     # Absent: the whole cluster; else only these namespaces.
-    namespaces: list[str] | None = Field(None, min_length=1)
+    namespaces: list[str] | None = Field(
+        None,
+        min_length=1,
+        description=f"Kubernetes namespaces (`{NAMESPACE_RE.pattern}`), each once: the policy applies there only",
+        json_schema_extra=shown_default("the whole cluster"),
+    )
 
     @field_validator("principal_arn")
     @classmethod
@@ -731,8 +923,14 @@ class EksSubnetIds(Strict):
     """Subnets of an existing VPC: nodes (and the API server's network interfaces) in
     `private`, internet-facing load balancers in `public`."""
 
-    public: list[str] = Field(default_factory=list)
-    private: list[str]
+    public: list[str] = Field(
+        default_factory=list,
+        description=f"subnet IDs (`{EKS_SUBNET_ID_RE.pattern}`) for internet-facing load balancers",
+    )
+    private: list[str] = Field(
+        description=f"subnet IDs (`{EKS_SUBNET_ID_RE.pattern}`) for the nodes and the API server: at least two, "
+        "in two availability zones; no ID listed twice (or in both lists)"
+    )
 
     @field_validator("public", "private")
     @classmethod
@@ -771,21 +969,45 @@ class EksSubnetIds(Strict):
 class EksClusterSpec(ClusterSpec):
     provider: ClassVar[str] = "AWS"
     system_pool: SystemPoolSpec = Field(
-        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["AWS"])
+        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["AWS"]),
+        description=SYSTEM_POOL_RULE,
     )
-    node_pools: list[NodePoolSpec] = Field(default_factory=lambda: default_pools("AWS", NodePoolSpec))
+    node_pools: list[NodePoolSpec] = Field(
+        default_factory=lambda: default_pools("AWS", NodePoolSpec), description=NODE_POOLS_RULE
+    )
     # The VPC the program creates...
-    vpc_cidr: str = Field("10.0.0.0/16", pattern=r"^([0-9]{1,3}\.){3}[0-9]{1,3}/(1[6-9]|2[0-4])$")
-    availability_zones: int = Field(2, ge=2, le=4)
+    vpc_cidr: str = Field(
+        "10.0.0.0/16",
+        pattern=r"^([0-9]{1,3}\.){3}[0-9]{1,3}/(1[6-9]|2[0-4])$",
+        description="the IPv4 network (/16 to /24) of the VPC the program creates; not with `vpcId`",
+    )
+    availability_zones: int = Field(2, ge=2, le=4, description="zones of the VPC the program creates; not with `vpcId`")
     # ...or an existing one (both keys, or neither).
-    vpc_id: str | None = None
-    subnet_ids: EksSubnetIds | None = None
+    vpc_id: str | None = Field(
+        None,
+        description=f"an existing VPC, `{VPC_ID_RE.pattern}`; requires `subnetIds` ([EKS networking](#eks-networking))",
+        json_schema_extra=shown_default("none (a VPC is created)"),
+    )
+    subnet_ids: EksSubnetIds | None = Field(None, description="the existing VPC's subnets; requires `vpcId`")
     # Who besides the creating identity may use the cluster.
-    access_entries: list[AccessEntrySpec] = Field(default_factory=list)
+    access_entries: list[AccessEntrySpec] = Field(
+        default_factory=list, description="who besides the identity that creates the cluster may use it"
+    )
     # The API server's endpoints. EKS's default for the public one is 0.0.0.0/0.
-    endpoint_public_access: bool = True
-    endpoint_private_access: bool = True
-    endpoint_public_access_cidrs: list[str] | None = Field(None, min_length=1)
+    endpoint_public_access: bool = Field(
+        True, description="the API server's public endpoint; `false` needs `pulumi up` to run inside the VPC"
+    )
+    endpoint_private_access: bool = Field(
+        True,
+        description="the private endpoint (nodes reach the API inside the VPC); at least one of the two must be on",
+    )
+    endpoint_public_access_cidrs: list[str] | None = Field(
+        None,
+        min_length=1,
+        description="IPv4 networks allowed to reach the public endpoint; requires `endpointPublicAccess` and "
+        "`endpointPrivateAccess`; include the addresses `pulumi up` and `kubectl` run from",
+        json_schema_extra=shown_default("none (EKS: `0.0.0.0/0`)"),
+    )
 
     @field_validator("kubernetes_version")
     @classmethod
@@ -890,7 +1112,14 @@ class GkeNodePool(NodePoolSpec):
     # The pool's zones (GKE nodeLocations), all in the resource's region; by default the
     # pool spans the cluster's zones. GPU pools: only zones that offer the GPU type
     # (README: GKE: GPU zones), or the pool fails to scale there.
-    zones: list[str] | None = Field(None, min_length=1)
+    name: str = Field(pattern=POOL_NAME_PATTERN, description=f"{NAME_RULES['gke_pool'].form}; {POOL_NAME_UNIQUE}")
+    zones: list[str] | None = Field(
+        None,
+        min_length=1,
+        description="the pool's zones (nodeLocations), each `<region>-<letter>`, each once. GPU pools: zones that "
+        "offer the GPU",
+        json_schema_extra=shown_default("the cluster's"),
+    )
 
     @field_validator("zones")
     @classmethod
@@ -907,6 +1136,10 @@ GKE_NODE_CIDR = "10.10.0.0/20"
 GKE_POD_CIDR = "10.12.0.0/14"
 GKE_SERVICE_CIDR = "10.16.0.0/20"
 GKE_NETWORK_NAME = r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
+GKE_RANGE_RULE = (
+    "an IPv4 network not overlapping the other two: a range of the network the program creates; with an "
+    "existing `network` optional, only for the `peeredWith` check"
+)
 # An existing network or subnet by name or by path (projects/<p>/global/networks/<n>).
 GKE_NETWORK_REF = r"^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/(global|regions/[a-z0-9-]+)/(networks|subnetworks)/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
 
@@ -927,19 +1160,35 @@ class GkeClusterSpec(ClusterSpec):
 
     provider: ClassVar[str] = "GCP"
     system_pool: SystemPoolSpec = Field(
-        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["GCP"])
+        default_factory=lambda: SystemPoolSpec(instance_type=defaults.SYSTEM_INSTANCE_TYPE["GCP"]),
+        description=SYSTEM_POOL_RULE,
     )
-    node_pools: list[GkeNodePool] = Field(default_factory=lambda: default_pools("GCP", GkeNodePool))
+    node_pools: list[GkeNodePool] = Field(
+        default_factory=lambda: default_pools("GCP", GkeNodePool), description=NODE_POOLS_RULE
+    )
     release_channel: Literal["RAPID", "REGULAR", "STABLE"] = "REGULAR"
-    network: str | None = Field(None, pattern=GKE_NETWORK_REF, description="an existing VPC")
-    subnetwork: str | None = Field(None, pattern=GKE_NETWORK_REF, description="its subnet in the region")
-    pods_range_name: str | None = Field(None, pattern=GKE_NETWORK_NAME)
-    services_range_name: str | None = Field(None, pattern=GKE_NETWORK_NAME)
+    network: str | None = Field(
+        None,
+        pattern=GKE_NETWORK_REF,
+        description="an existing VPC (name or `projects/<p>/global/networks/<n>`); then `subnetwork`, "
+        "`podsRangeName` and `servicesRangeName` are required. Unset: the program creates the VPC, subnet and "
+        "firewall rule ([GKE networking](#gcp-resources-gke-componentsgcp))",
+        json_schema_extra=shown_default("created"),
+    )
+    subnetwork: str | None = Field(
+        None, pattern=GKE_NETWORK_REF, description="the existing subnet in the resource's region; only with `network`"
+    )
+    pods_range_name: str | None = Field(
+        None, pattern=GKE_NETWORK_NAME, description="its secondary range for pods; only with `network`"
+    )
+    services_range_name: str | None = Field(
+        None, pattern=GKE_NETWORK_NAME, description="its secondary range for services; only with `network`"
+    )
     # The ranges of a created network; with an existing one, optional: only for the
     # peering check (`peeredWith`).
-    node_cidr: str | None = None
-    pod_cidr: str | None = None
-    service_cidr: str | None = None
+    node_cidr: str | None = Field(None, description=GKE_RANGE_RULE)
+    pod_cidr: str | None = Field(None, description=GKE_RANGE_RULE)
+    service_cidr: str | None = Field(None, description=GKE_RANGE_RULE)
 
     @field_validator("node_cidr", "pod_cidr", "service_cidr")
     @classmethod
@@ -998,7 +1247,7 @@ EXACT_VERSION = r"^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?
 
 
 class ChartSpec(Strict):
-    version: str = Field(pattern=EXACT_VERSION)
+    version: str = Field(pattern=EXACT_VERSION, description="one exact chart version (no range, `*` or `latest`)")
 
 
 def release_of(version: str) -> tuple[int, int, int]:
@@ -1019,6 +1268,13 @@ KUBERAY_SINCE: dict[str, tuple[tuple[int, int, int], str]] = {
 # Chart versions whose `featureGates` list we know: setting one gate replaces the whole
 # list, so networkPolicy is wired only where we can repeat the chart's defaults.
 KUBERAY_NETWORK_POLICY_CHARTS = ("1.7.0",)
+# The Kubernetes minor of the pinned scheduler-plugins chart (components/kuberay/charts.py).
+SCHEDULER_PLUGINS_KUBERNETES = "1.33"
+
+
+def kuberay_since(*options: str) -> str:
+    """`option` (KubeRay >= x.y.z), ... for the reference."""
+    return ", ".join(f"`{o}` needs KubeRay >= {'.'.join(map(str, KUBERAY_SINCE[o][0]))}" for o in options)
 
 
 def _kuberay_since(option: str, version: str) -> None:
@@ -1036,8 +1292,10 @@ def _kuberay_since(option: str, version: str) -> None:
 class KubeRayMetricsSpec(Strict):
     """Prometheus Operator objects for the operator and the Ray pods."""
 
-    enabled: bool = False
-    install_prometheus: bool = Field(False, description="install kube-prometheus-stack (pinned) in `monitoring`")
+    enabled: bool = Field(False, description="Prometheus Operator objects for the operator and the Ray pods")
+    install_prometheus: bool = Field(
+        False, description="install kube-prometheus-stack (pinned) in `monitoring`; needs `enabled`"
+    )
 
     @model_validator(mode="after")
     def _needs_enabled(self) -> KubeRayMetricsSpec:
@@ -1065,17 +1323,36 @@ class QueueQuotaSpec(Strict):
 class KubeRaySpec(Strict):
     """The KubeRay operator and what it works with (README: KubeRay options)."""
 
-    version: str = Field(defaults.KUBERAY_VERSION, pattern=EXACT_VERSION)
-    batch_scheduler: Literal["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"] = "none"
-    history_server: bool = False
-    metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
-        default_factory=KubeRayMetricsSpec
+    version: str = Field(
+        defaults.KUBERAY_VERSION, pattern=EXACT_VERSION, description="the KubeRay operator chart, one exact version"
     )
-    authentication: Literal["none", "token", "kubernetes-rbac"] = "none"
-    network_policy: bool = False
-    smoke_test: bool = False
+    batch_scheduler: Literal["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"] = Field(
+        "none",
+        description=kuberay_since("yunikorn", "scheduler-plugins", "kai")
+        + f"; `scheduler-plugins` needs Kubernetes {SCHEDULER_PLUGINS_KUBERNETES}; `kai` not with `smokeTest`",
+    )
+    history_server: bool = Field(False, description="`true` is refused (no released History Server to install)")
+    metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
+        default_factory=KubeRayMetricsSpec,
+        description="`true` is short for `{enabled: true}`",
+        json_schema_extra=shown_default("off"),
+    )
+    authentication: Literal["none", "token", "kubernetes-rbac"] = Field(
+        "none", description=kuberay_since("token", "kubernetes-rbac")
+    )
+    network_policy: bool = Field(
+        False,
+        description=f"needs `version` {one_of(KUBERAY_NETWORK_POLICY_CHARTS)}; Generic only (the clusters this "
+        "program builds enforce no NetworkPolicy)",
+    )
+    smoke_test: bool = Field(False, description="run a small RayJob that `pulumi up` waits on")
     # Kueue only: filled from the worker pools when not given (ResourceSpec._kueue_quota).
-    queue_quota: QueueQuotaSpec | None = None
+    queue_quota: QueueQuotaSpec | None = Field(
+        None,
+        description="Kueue only: the ClusterQueue's quota; default: the worker pools' size at `maxCount`; "
+        "required on Generic",
+        json_schema_extra=shown_default("from the pools"),
+    )
 
     @field_validator("batch_scheduler", "authentication")
     @classmethod
@@ -1224,7 +1501,12 @@ def _leaf_problems(
 class OperatorChartSpec(ChartSpec):
     # Extra chart values, nested as in values.yaml; each key checked against the keys the
     # chart's templates read. After validation: flat Helm paths -> value (or Secret).
-    values: dict[str, Any] = Field(default_factory=dict)
+    values: dict[str, Any] = Field(
+        default_factory=dict,
+        description="extra operator chart values, nested; keys checked against the chart's "
+        f"(policy/rules/chart_keys.py, chart {CHART_VERSION}), the program's own refused, `{{secure: ...}}` allowed "
+        "([In every cluster](#in-every-cluster-componentsaddonspy-the-same-for-every-provider))",
+    )
 
     @field_validator("values", mode="before")
     @classmethod
@@ -1245,13 +1527,21 @@ class OperatorChartSpec(ChartSpec):
 class AddonsSpec(Strict):
     """Pinned versions of what runs inside every cluster."""
 
-    envoy_gateway: ChartSpec = Field(default_factory=lambda: ChartSpec(version=defaults.ENVOY_GATEWAY_VERSION))
-    kuberay: KubeRaySpec = Field(default_factory=KubeRaySpec)
+    envoy_gateway: ChartSpec = Field(
+        default_factory=lambda: ChartSpec(version=defaults.ENVOY_GATEWAY_VERSION),
+        description="Envoy Gateway (chart `gateway-helm`) and its CRDs",
+    )
+    kuberay: KubeRaySpec = Field(
+        default_factory=KubeRaySpec,
+        description="the KubeRay operator and its options ([KubeRay options](#kuberay-options-addonskuberay-componentskuberay))",
+    )
     anyscale_operator: OperatorChartSpec = Field(
-        default_factory=lambda: OperatorChartSpec(version=defaults.ANYSCALE_OPERATOR_VERSION)
+        default_factory=lambda: OperatorChartSpec(version=defaults.ANYSCALE_OPERATOR_VERSION),
+        description="the Anyscale operator: the Helm chart, on AKS the cluster extension of that version",
     )
     nvidia_device_plugin: ChartSpec = Field(
-        default_factory=lambda: ChartSpec(version=defaults.NVIDIA_DEVICE_PLUGIN_VERSION)
+        default_factory=lambda: ChartSpec(version=defaults.NVIDIA_DEVICE_PLUGIN_VERSION),
+        description="installed on AKS and EKS clusters with GPU pools (GKE brings its own; not on Generic)",
     )
 
 
@@ -1262,16 +1552,30 @@ class ResourceSpec(Strict):
     """One cloud resource: a Kubernetes cluster registered with the cloud."""
 
     provider_name: ClassVar[str]
-    name: Name
-    provider: str
-    region: str
+    name: Name = Field(
+        description=f"{NAME_RULE}; unique within the cloud, ignoring case; the first resource is the primary and "
+        "must be named `default`"
+    )
+    provider: str = Field(
+        description=f"{one_of(PROVIDERS)} (any casing is accepted and normalized); the first must be `Azure`",
+        json_schema_extra={"doc_only": True},
+    )
+    region: str = Field(
+        description=f"{REGION_RULE}; Azure, AWS, GCP: a known region of the provider (components/regions.py); "
+        f"Generic: a free-form routing label. Azure: {PREVIEW_REGIONS_NOTE}"
+    )
     addons: AddonsSpec = Field(default_factory=AddonsSpec)
     if TYPE_CHECKING:
         # Declared by each provider's subclass with its own storage type; here for the checker only.
         storage: StorageSpec
     # Names of other cloud resources whose networks are peered with this one's: their
     # address ranges must not overlap (network_cidrs).
-    peered_with: list[str] = Field(default_factory=list)
+    peered_with: list[str] = Field(
+        default_factory=list,
+        description="names of other resources of the stack whose networks are peered with this one's: their "
+        "address ranges must not overlap (checked: EKS `vpcCidr`, GKE node/pod/service ranges, AKS network ranges "
+        "where set; Generic and existing networks without ranges are not checked)",
+    )
 
     @field_validator("name")
     @classmethod
@@ -1361,14 +1665,14 @@ class AzureResource(ResourceSpec):
     provider_name: ClassVar[str] = "Azure"
     provider: Literal["Azure"]
     storage: AzureStorage = Field(default_factory=AzureStorage)
-    cluster: AksClusterSpec = Field(default_factory=AksClusterSpec)
+    cluster: AksClusterSpec = Field(default_factory=AksClusterSpec, description=CLUSTER_RULE)
 
 
 class AwsResource(ResourceSpec):
     provider_name: ClassVar[str] = "AWS"
     provider: Literal["AWS"]
     storage: AwsStorage = Field(default_factory=AwsStorage)
-    cluster: EksClusterSpec = Field(default_factory=EksClusterSpec)
+    cluster: EksClusterSpec = Field(default_factory=EksClusterSpec, description=CLUSTER_RULE)
 
 
 class GcpResource(ResourceSpec):
@@ -1376,12 +1680,16 @@ class GcpResource(ResourceSpec):
     provider: Literal["GCP"]
     project: str = Field(
         pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$",
-        description="the GCP project id the cluster and bucket live in",
+        description="the GCP project ID the cluster and bucket live in",
     )
     storage: GcpStorage = Field(default_factory=GcpStorage)
-    cluster: GkeClusterSpec = Field(default_factory=GkeClusterSpec)
+    cluster: GkeClusterSpec = Field(default_factory=GkeClusterSpec, description=CLUSTER_RULE)
     # Enable the project's APIs the resource uses (GCP_APIS); off: they must be enabled already.
-    enable_apis: bool = False
+    enable_apis: bool = Field(
+        False,
+        description="enable the project APIs the resource uses (never disabled on destroy); `false`: they must be "
+        "enabled already",
+    )
 
     @model_validator(mode="after")
     def _zones(self) -> GcpResource:
@@ -1404,12 +1712,21 @@ class GcpResource(ResourceSpec):
 class GenericResource(ResourceSpec):
     provider_name: ClassVar[str] = "Generic"
     provider: Literal["Generic"]
-    kubeconfig: SecretValue
-    cli_token: SecretValue
-    storage: GenericStorage
+    kubeconfig: SecretValue = Field(
+        description="a Pulumi secret: `pulumi config set --secret --path 'anyscale-cloud:resources[3].kubeconfig' "
+        '"$(cat kubeconfig)"`'
+    )
+    cli_token: SecretValue = Field(
+        description="a Pulumi secret: the Anyscale CLI token the operator authenticates with"
+    )
+    storage: GenericStorage = Field(description="the cluster's existing bucket: required on Generic")
     # How the cluster's load balancers report their address: most give an IP, some
     # (like AWS') a DNS name. The operator is configured with one or the other.
-    gateway_address: Literal["ip", "hostname"] = "ip"
+    gateway_address: Literal["ip", "hostname"] = Field(
+        "ip",
+        description="how your cluster's load balancers report their address; the operator gets "
+        "`networking.gateway.ip` or `.hostname`",
+    )
 
 
 def _provider_tag(value: Any) -> str | None:
@@ -1437,13 +1754,28 @@ AnyResource = Annotated[
 class CloudSpec(Strict):
     """The Anyscale cloud: its ARM record and where it lives."""
 
-    name: Name
-    location: str = Field(description="Azure region holding the ARM records")
-    resource_group: str = Field(pattern=r"^[-\w._()]{0,89}[-\w_()]$", description="created if missing")
-    api_version: str = Field(defaults.API_VERSION, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(-preview)?$")
-    protect: bool = Field(True, description="protect registrations, clusters and storage from deletion")
-    registry_sku: Literal["Basic", "Standard", "Premium"] = "Premium"
-    tags: dict[str, str] = Field(default_factory=dict)
+    name: Name = Field(description=f"{NAME_RULE}: the ARM name of the cloud")
+    location: str = Field(
+        description="the Azure region holding the ARM records (not where compute runs): a known Azure region "
+        f"(components/regions.py), never case-converted; {PREVIEW_REGIONS_NOTE}"
+    )
+    resource_group: str = Field(
+        pattern=r"^[-\w._()]{0,89}[-\w_()]$", description="the Azure resource group, created by the program"
+    )
+    api_version: str = Field(
+        defaults.API_VERSION,
+        pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(-preview)?$",
+        description="the `Anyscale.Platform` API version (older templates use `2026-02-01-preview`)",
+    )
+    protect: bool = Field(
+        True,
+        description="protect the resource group, registry, cloud record, registrations, clusters and storage "
+        "from deletion",
+    )
+    registry_sku: Literal["Basic", "Standard", "Premium"] = Field(
+        "Premium", description="the container registry for managed image builds"
+    )
+    tags: dict[str, str] = Field(default_factory=dict, description="tags on the Azure resources")
 
     @field_validator("name")
     @classmethod
@@ -1455,9 +1787,6 @@ class CloudSpec(Strict):
     def _location(cls, value: str) -> str:
         return check_region(value, "Azure")
 
-
-# The Kubernetes minor of the pinned scheduler-plugins chart (components/kuberay/charts.py).
-SCHEDULER_PLUGINS_KUBERNETES = "1.33"
 
 # The platform sets no limit; this program does, so that a stack file from a pull request
 # cannot keep CI planning for hours (a plan grows about linearly, ~1 s per resource).
@@ -1697,6 +2026,33 @@ def load_spec(cloud: Any, resources: Any) -> StackSpec:
     if early:
         raise SpecError(early)
     return spec
+
+
+def advisories(spec: StackSpec) -> list[Problem]:
+    """Warnings that do not stop a deployment: an Azure region outside the list of regions
+    where Anyscale on Azure is available (components/azure_availability.py; nothing when
+    that list is None). `preflight validate` prints them and exits 0; `pulumi up` logs them."""
+    available = azure_availability.AVAILABLE_REGIONS
+    if available is None:
+        return []
+    places: list[tuple[str, str | None, str]] = [("cloud.location", None, spec.cloud.location)]
+    for index, resource in enumerate(spec.resources):
+        if resource.provider_name != "Azure":
+            continue
+        places.append((f"resources[{index}].region", resource.name, resource.region))
+        if resource.storage.region not in (None, resource.region):
+            places.append((f"resources[{index}].storage.region", resource.name, resource.storage.region))
+    return [
+        Problem(
+            path,
+            name,
+            f"'{region}' is not a region where Anyscale on Azure is available ({azure_availability.SOURCE}: "
+            f"{', '.join(sorted(available))}); the platform may refuse it: request the region from Anyscale "
+            "support, or use a listed one",
+        )
+        for path, name, region in places
+        if region not in available
+    ]
 
 
 def _within(path: str, outer: str) -> bool:

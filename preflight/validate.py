@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from components.spec import Problem, SpecError, StackSpec, load_spec
+from components.spec import Problem, SpecError, StackSpec, advisories, load_spec
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
 
 
@@ -44,9 +44,15 @@ def main(argv: list[str]) -> int:
     try:
         spec = validate_stack(stack)
     except SpecError as error:
+        # One line per problem, as design.md and the README document it: the config path
+        # (and the resource's name) first; the file is named once, in the count line.
         for problem in error.problems:
-            print(f"{stack.path}: {problem}")
-        print(f"{len(error.problems)} problem(s) found", file=sys.stderr)
+            print(problem)
+        print(f"{len(error.problems)} problem(s) found in {stack.path}", file=sys.stderr)
         return 1
+    # Advisories do not fail the check: stdout keeps its one-line summary, each warning
+    # is one line on stderr, config path first, like a problem.
+    for advisory in advisories(spec):
+        print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")
     return 0

@@ -216,7 +216,7 @@ def test_preflight_validate_reports_both_paths(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert result.stdout.strip().splitlines() == [
-        f"{bad}: resources[2].cluster.nodePools[0].name (aws-east): gives the Pulumi logical name 'aws-east-cpu', "
+        "resources[2].cluster.nodePools[0].name (aws-east): gives the Pulumi logical name 'aws-east-cpu', "
         "which collides with resources[1].cluster.nodePools[0].name (aws); rename one of them"
     ]
 

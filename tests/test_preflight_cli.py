@@ -39,8 +39,10 @@ def test_invalid_stack_exits_1_with_one_line_per_problem(tmp_path: Path) -> None
     assert result.returncode == 1
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 2
-    assert lines[0].startswith(f"{bad}: resources[1].region (aws): 'US-WEST-2' must be lowercase")
-    assert lines[1].startswith(f"{bad}: resources[1].storage.bucket (aws): 's3://b/p' has a sub-path")
+    # design.md: each line names the config path and the rule; the file is named once, on stderr.
+    assert lines[0].startswith("resources[1].region (aws): 'US-WEST-2' must be lowercase")
+    assert lines[1].startswith("resources[1].storage.bucket (aws): 's3://b/p' has a sub-path")
+    assert result.stderr == f"2 problem(s) found in {bad}\n"
     assert "Traceback" not in result.stdout + result.stderr
 
 

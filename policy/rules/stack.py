@@ -108,7 +108,8 @@ def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
         if name is UNKNOWN:
             continue
         cloud = get(resource.props, "parentResourcePath")
-        folded = name.lower() if isinstance(name, str) else name
+        # repr: a hostile plan can hold a map or a list here, which is not hashable.
+        folded = name.lower() if isinstance(name, str) else repr(name)
         key = (cloud.lower() if isinstance(cloud, str) else "", folded)
         if key not in seen:
             seen[key] = resource

@@ -1,0 +1,140 @@
+"""The README's config reference is the spec's: generated from the models, checked here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel, Field
+
+from components import config_reference
+from components.config_reference import BEGIN, END, Row, render, rows
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND = "venv/bin/python -m components.config_reference --write README.md"
+
+
+def readme_block() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END)
+    return text[start : end + len(END)]
+
+
+def test_readme_tables_match_the_spec() -> None:
+    assert readme_block() == render(), f"README.md's config reference differs from components/spec.py: run `{COMMAND}`"
+
+
+def rule_of(key: str) -> list[tuple[str, str]]:
+    """(default, rule) of every row whose key cell is exactly `key` (with its providers)."""
+    found = []
+    for line in render().splitlines():
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        if len(cells) == 3 and cells[0] == key:
+            found.append((cells[1], cells[2]))
+    assert found, key
+    return found
+
+
+@pytest.mark.parametrize(
+    ("key", "default", "in_rule"),
+    [
+        # platform.md 1.1: names and regions.
+        ("`name`", "required", "`^[a-zA-Z0-9_-]+$`, at most 256 characters"),
+        ("`region`", "required", "`^[a-z0-9]+(-[a-z0-9]+)*$`, at most 35 characters, never case-converted"),
+        # The limits the reference did not state before (issue #19).
+        ("`cluster.nodePools[].name` (Azure)", "required", "`^[a-z][a-z0-9]{0,11}$`"),
+        ("`cluster.nodePools[].name` (AWS)", "required", "`^[a-z][a-z0-9-]{0,39}$`"),
+        ("`cluster.nodePools[].name` (GCP)", "required", "not ending with '-'"),
+        ("`cluster.nodePools[].minCount`", "`0`", "0-1000; at most `maxCount`"),
+        ("`cluster.nodePools[].maxCount`", "`10`", "1-1000"),
+        ("`cluster.systemPool.minCount`", "`1`", "1-100"),
+        ("`cluster.systemPool.maxCount`", "`3`", "1-100"),
+        ("`cluster.nodePools[].gpu.count`", "the instance type's", "1-16"),
+        ("`cluster.nodePools[].gpu.count`", "the instance type's", "GCP T4 1, 2 or 4"),
+        ("`cluster.nodePools[].diskSizeGb`", "AWS `500`; GCP `500`; Azure: the platform's", "30-16384"),
+        # GPU types per provider (the operator chart 1.8.0's names).
+        ("`cluster.nodePools[].gpu.type`", "required", "Azure `T4 A10 A100 H100`"),
+        ("`cluster.nodePools[].gpu.type`", "required", "GCP `T4 L4 A100-40G A100-80G H100 H100-MEGA RTX-PRO-6000`"),
+        # Defaults that work (tests/test_hostile_spec.py): a system pool with counts only.
+        (
+            "`cluster.systemPool.instanceType`",
+            "Azure `Standard_D4s_v5`; AWS `m6i.xlarge`; GCP `e2-standard-4`",
+            "`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`",
+        ),
+        ("`cluster.systemPool`", "see below", "given only the counts, it keeps the provider's instance type"),
+        ("`storage.endpoint`", "none", "an `endpoint` alone is an error"),
+        ("`storage.bucket` (Generic)", "required", "`<scheme>://<bucket>`"),
+        ("`storage.region`", "`region`", "Azure: outside the regions where Anyscale on Azure is available"),
+        ("`cluster.kubernetesVersion`", "`1.33`", "AWS: a minor with a pinned Cluster Autoscaler release (1.32, 1.33"),
+        ("`cluster.availabilityZones` (AWS)", "`2`", "2-4"),
+        ("`kubeconfig` (Generic)", "required", "a Pulumi secret"),
+        ("`project` (GCP)", "required", "`^[a-z][a-z0-9-]{4,28}[a-z0-9]$`"),
+        ("`addons.nvidiaDevicePlugin`", "see below", "GKE brings its own"),
+        ("`addons.kuberay.authentication`", "`none`", "`token` needs KubeRay >= 1.5.1"),
+    ],
+)
+def test_rows_state_the_spec_limits(key: str, default: str, in_rule: str) -> None:
+    assert any(d == default and in_rule in r for d, r in rule_of(key)), rule_of(key)
+
+
+def test_provider_is_documented_once_not_as_four_literals() -> None:
+    assert rule_of("`provider`") == [
+        (
+            "required",
+            "`Azure`, `AWS`, `GCP` or `Generic` (any casing is accepted and normalized); the first must be `Azure`",
+        )
+    ]
+
+
+def test_the_reference_says_snake_case_is_refused() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Config reference") : text.index(BEGIN)]
+    assert "snake_case spelling (`resource_group`, `node_pools`) is an unknown key" in section
+
+
+class Inner(BaseModel):
+    size: int = Field(2, ge=1, le=8, description="how many")
+
+
+class Sample(BaseModel):
+    mode: Literal["a", "b", "c"] = Field("a", description="the mode")
+    label: str = Field(pattern=r"^[a-z]+$", max_length=9)
+    ratio: float = Field(0.5, gt=0, le=1)
+    tags: list[str] = Field(default_factory=list, max_length=3)
+    inner: Inner = Field(default_factory=lambda: Inner(size=4), description="nested")
+    items: list[Inner] | None = None
+
+
+def test_rows_come_from_metadata_defaults_and_descriptions() -> None:
+    assert list(rows(Sample)) == [
+        Row("mode", "`a`", "`a`, `b` or `c`; the mode"),
+        Row("label", "required", "`^[a-z]+$`; at most 9 characters"),
+        Row("ratio", "`0.5`", "greater than 0, at most 1"),
+        Row("tags", "`[]`", "at most 3 entries"),
+        Row("inner", "see below", "nested"),
+        # The enclosing default (size=4), not the field's own (2).
+        Row("inner.size", "`4`", "1-8; how many"),
+        Row("items", "none", ""),
+        Row("items[].size", "`2`", "1-8; how many"),
+    ]
+
+
+def test_write_replaces_only_the_block_and_check_fails_until_then(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# before\n\n{BEGIN}\n| stale |\n{END}\n\nafter\n", encoding="utf-8")
+    assert config_reference.main(["--check", str(readme)]) == 1
+    assert f"run `{COMMAND}`" in capsys.readouterr().err
+    assert config_reference.main(["--write", str(readme)]) == 0
+    assert readme.read_text(encoding="utf-8") == f"# before\n\n{render()}\n\nafter\n"
+    assert config_reference.main(["--check", str(readme)]) == 0
+
+
+def test_missing_markers_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("no markers\n", encoding="utf-8")
+    assert config_reference.main(["--write", str(readme)]) == 2
+    assert "markers" in capsys.readouterr().err
+    assert readme.read_text(encoding="utf-8") == "no markers\n"
