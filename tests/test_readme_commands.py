@@ -8,16 +8,19 @@ README's Tests section too:
 
 - A line is NOT run when its first word needs a cloud account or the network (ONLINE
   below: `pulumi`, `az`, `aws`, `gcloud`, `kubectl`, `helm`, ...), when it is
-  `make venv`, `make lock` or `make test` (they install into ./venv, resolve against
-  PyPI, or are this very suite), or when it ends with `# online`.
+  `make venv`, `make lock`, `make uv` or `make test` (they install into ./venv, resolve
+  against PyPI, or are this very suite), or when it ends with `# online`.
 - Every other line must exit 0, or N when it ends with `# exit N`.
 - A line that runs cannot hold a `<placeholder>`: use a real value, or mark it `# online`.
 
 Comment lines (`# ...`) are skipped, a trailing `\\` continues a command on the next
 line. `make` runs with `-o venv/.installed` (a `make` first on PATH adds it, for the
 `make` calls of scripts too): the copy's files are newer than the real venv's stamp, and
-the Makefile would otherwise reinstall the lock into the shared venv. The test also
-fails if the venv's stamp changes.
+the Makefile would otherwise reinstall the lock into the shared venv (`-o` also keeps a
+missing stamp from being made). The test also fails if the venv's stamp changes. Where
+PYTHONDONTWRITEBYTECODE is set, the blocks write bytecode under a PYTHONPYCACHEPREFIX of
+the session instead (never into the venv or the repository): otherwise every plan
+compiles the provider SDKs again.
 """
 
 from __future__ import annotations
