@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: how the program's plan scales with the number of cloud resources.
 
-    venv/bin/python scripts/bench_plan.py [--sizes 4,40] [--repeat 1] [--providers Azure,AWS,GCP,Generic]
+    venv/bin/python scripts/bench_plan.py [--sizes 4,40] [--repeat 2] [--providers Azure,AWS,GCP,Generic]
 
 For each size N it generates a stack config with N cloud resources (the `default`
 Azure primary, then N-1 more cycling over the providers with unique names and valid
@@ -20,7 +20,10 @@ ten times the resources in at most six times the time, fixed costs included), an
 peak RSS < 1.5 GB. Exit 0 when every target passes, 1 when one fails, 2 when a run
 fails. A benchmark, not a test: the numbers depend on the machine.
 
-Providers whose module (components/aws.py, gcp.py, generic.py) is not in the tree are
+Each size runs --repeat times (default 2: `make bench` is the best of 2), each run in its
+own fresh process; the fastest run's times and the highest peak count.
+
+Providers whose module (components/aws/, gcp/, generic.py) is not in the tree are
 left out of the cycle with a note (Azure only when none is there: a cloud can have many
 AKS resources); --providers chooses the cycle explicitly.
 """
@@ -42,7 +45,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_STACK = "example"  # the cloud record and the primary come from this stack
 PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
-MODULES = {"AWS": "aws.py", "GCP": "gcp.py", "Generic": "generic.py"}  # Azure: the primary's, always there
+MODULES = {"AWS": "aws", "GCP": "gcp", "Generic": "generic"}  # Azure: the primary's, always there
 REGIONS = {
     "Azure": ("eastus2", "westus3", "northeurope", "westeurope", "swedencentral", "japaneast"),
     "AWS": ("us-west-2", "us-east-1", "eu-west-1", "ap-northeast-1"),
@@ -56,9 +59,15 @@ PEAK_TARGET_MB = 1536.0  # 1.5 GB
 # --- the generated stacks ------------------------------------------------------------
 
 
+def has_module(name: str) -> bool:
+    """components/<name>.py or the package components/<name>/ (aws and gcp are packages)."""
+    base = ROOT / "components"
+    return (base / f"{name}.py").is_file() or (base / name / "__init__.py").is_file()
+
+
 def available_providers() -> tuple[list[str], list[str]]:
     """(providers to cycle over, providers left out because their module is missing)."""
-    present = ["Azure"] + [p for p, f in MODULES.items() if (ROOT / "components" / f).is_file()]
+    present = ["Azure"] + [p for p, name in MODULES.items() if has_module(name)]
     return present, [p for p in PROVIDERS if p not in present]
 
 
@@ -206,7 +215,7 @@ def parse_list(text: str) -> list[str]:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="4,40", help="comma-separated numbers of cloud resources (default 4,40)")
-    p.add_argument("--repeat", type=int, default=1, help="runs per size; the fastest counts (default 1)")
+    p.add_argument("--repeat", type=int, default=2, help="runs per size; the fastest counts (default 2)")
     p.add_argument("--providers", help="providers to cycle over (default: every provider whose module exists)")
     p.add_argument("--child", type=int, help=argparse.SUPPRESS)
     p.add_argument("--result", help=argparse.SUPPRESS)

@@ -1,4 +1,5 @@
-"""How long `preflight validate` takes on a stack with N cloud resources (default 500)."""
+"""How long `preflight validate` takes on a stack with N cloud resources (default: the most
+a stack may have, components.spec.MAX_RESOURCES)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from components.spec import MAX_RESOURCES  # noqa: E402
 from tests.conftest import stack_values  # noqa: E402
 
 
@@ -23,7 +25,8 @@ def big_stack(count: int) -> dict:
     resources = [template[0]]
     for i in range(1, count):
         entry = dict(template[1 + (i - 1) % 3])
-        entry["name"] = f"{entry['name']}-{i}"
+        # Short names: every derived name (GCP service accounts: 30 characters) must fit.
+        entry["name"] = f"{entry['name'][:3]}{i}"
         resources.append(entry)
     values["anyscale-cloud:resources"] = resources
     return {"config": values}
@@ -31,7 +34,7 @@ def big_stack(count: int) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--count", type=int, default=500)
+    parser.add_argument("--count", type=int, default=MAX_RESOURCES)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "Pulumi.big.yaml"
