@@ -29,7 +29,9 @@ DEVICE_PLUGIN_VALUES = {
     "affinity": {
         "nodeAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": {
-                "nodeSelectorTerms": [{"matchExpressions": [{"key": ACCELERATOR_KEY, "operator": "In", "values": ["GPU"]}]}]
+                "nodeSelectorTerms": [
+                    {"matchExpressions": [{"key": ACCELERATOR_KEY, "operator": "In", "values": ["GPU"]}]}
+                ]
             }
         }
     },

@@ -69,7 +69,9 @@ def test_generic_registration_sends_the_s3_compatible_endpoint(plan: Plan) -> No
     ("pool", "initial", "low", "high", "policy"),
     [("cpu", 0, 0, 10, "BALANCED"), ("cpuspot", 0, 0, 10, "ANY"), ("system", 1, 1, 3, "BALANCED")],
 )
-def test_gke_pools_start_at_their_minimum(plan: Plan, pool: str, initial: int, low: int, high: int, policy: str) -> None:
+def test_gke_pools_start_at_their_minimum(
+    plan: Plan, pool: str, initial: int, low: int, high: int, policy: str
+) -> None:
     """GKE's `initialNodeCount` is per zone of a regional pool (us-central1: 3 zones): a
     worker pool with minCount 0 (the example's, platform.md 7: 0-10) must start with no
     node, or it bills three n2-standard-16 until the autoscaler shrinks it."""
