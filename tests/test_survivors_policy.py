@@ -5,6 +5,7 @@ Each case starts from a compliant record of the example stack's real plan."""
 from __future__ import annotations
 
 import copy
+import threading
 from typing import Any
 
 import pytest
@@ -163,7 +164,13 @@ def test_a_cycle_among_intermediates_ends_and_is_reported(example_plan: Plan) ->
             "gcp-usc1-vpc": ["gcp-usc1-gke"],
         },
     )
-    ((urn, _),) = findings(doc)
+    # In a thread: a walk that revisits nodes would spin forever; fail instead of hanging the suite.
+    result: list[list[tuple[str | None, str]]] = []
+    walker = threading.Thread(target=lambda: result.append(findings(doc)), daemon=True)
+    walker.start()
+    walker.join(timeout=20)
+    assert result, "the registration-order policy did not finish on a cycle of intermediates"
+    ((urn, _),) = result[0]
     assert urn == record(doc, "gcp-usc1-registration")["urn"]
 
 
