@@ -518,9 +518,7 @@ def test_existing_bucket_is_used_not_created(variant: Plan) -> None:
 
 
 def test_target_registers_its_outputs(plan: Plan) -> None:
-    outputs = getattr(plan, "component_outputs", None)
-    if outputs is None:
-        pytest.skip("this runtime does not record component outputs")
+    outputs = plan.component_outputs
     (target,) = [r["urn"] for r in plan.of_type("anyscale-cloud:aws:EksTarget")]
     assert outputs[target] == {
         "cluster_name": "eks-ml-platform-aws-usw2",
