@@ -180,6 +180,43 @@ def test_gpu_count_limits() -> None:
     assert zero.startswith("resources[0].cluster.nodePools[2].gpu.count"), zero
 
 
+def custom_shape(cpu: int, memory_gb: float) -> Edit:
+    def edit(_: dict[str, Any], resources: list[dict[str, Any]]) -> None:
+        resources[0]["cluster"]["nodePools"][0] = {
+            "name": "cpux",
+            "instanceType": "Standard_Custom_Y",
+            "maxCount": 2,
+            "shape": {"cpu": cpu, "memoryGb": memory_gb},
+        }
+
+    return edit
+
+
+def test_shape_limits() -> None:
+    """A custom instance type's shape: 1-1024 vCPUs, up to 32768 GiB (beyond any VM sold)."""
+    assert problems(custom_shape(1024, 32768)) == []
+    assert problems(custom_shape(1, 0.5)) == []
+    at = "resources[0].cluster.nodePools[0].shape"
+    assert problems(custom_shape(1025, 32768)) == [f"{at}.cpu (default): Input should be less than or equal to 1024"]
+    assert problems(custom_shape(0, 32768)) == [f"{at}.cpu (default): Input should be greater than or equal to 1"]
+    assert problems(custom_shape(1024, 32769)) == [
+        f"{at}.memoryGb (default): Input should be less than or equal to 32768"
+    ]
+
+
+def test_at_most_100_cloud_resources() -> None:
+    """The program's own cap (components/spec.py: a stack from a pull request must not plan for hours)."""
+
+    def resources(count: int) -> Edit:
+        def edit(_: dict[str, Any], found: list[dict[str, Any]]) -> None:
+            found[3:] = [{**copy.deepcopy(found[3]), "name": f"onprem{i}"} for i in range(count - 3)]
+
+        return edit
+
+    assert problems(resources(100)) == []
+    assert problems(resources(101)) == ["resources: List should have at most 100 items after validation, not 101"]
+
+
 def test_aks_pool_name_message_at_13() -> None:
     """The spec's own rule (not only the derived-name check behind it) refuses 13 characters."""
     assert problems(aks_pool(name="a" * 13)) == [
