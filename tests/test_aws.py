@@ -11,7 +11,6 @@ import pytest
 from components import defaults
 from components.aws.policies import irsa_trust_policy
 from components.aws.resource import PROXY_SERVICE_ANNOTATIONS
-from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 
@@ -20,6 +19,10 @@ from tests.conftest import stack_values
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")
 
 ROLE_ARN = "${aws-usw2-operator.arn}"
+# platform.md 7: the taint keys of every pool (literals, not the code's constants).
+CAPACITY_TAINT = "node.anyscale.com/capacity-type"
+GPU_TAINT = "nvidia.com/gpu"
+ACCELERATOR_TAINT = "node.anyscale.com/accelerator-type"
 ISSUER_HOST = "oidc.eks.${aws-usw2-eks.region}.amazonaws.com/id/${aws-usw2-eks.identities[0].oidcs[0].id}"
 
 
@@ -515,9 +518,7 @@ def test_existing_bucket_is_used_not_created(variant: Plan) -> None:
 
 
 def test_target_registers_its_outputs(plan: Plan) -> None:
-    outputs = getattr(plan, "component_outputs", None)
-    if outputs is None:
-        pytest.skip("this runtime does not record component outputs")
+    outputs = plan.component_outputs
     (target,) = [r["urn"] for r in plan.of_type("anyscale-cloud:aws:EksTarget")]
     assert outputs[target] == {
         "cluster_name": "eks-ml-platform-aws-usw2",

@@ -12,6 +12,7 @@ from components.addons import certificate_secret_names
 from preflight.policy import pack_module
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.raw_inputs import Raw, run_raw
 
 ROOT = Path(__file__).resolve().parent.parent
 # The chart's keys, as the policy pack keeps them (test_policy checks that copy against
@@ -26,8 +27,14 @@ def two_azure_values() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def plan() -> Plan:
-    return run_program("test", two_azure_values())
+def raw() -> Raw:
+    """The run, with the clear text of secret inputs (the plan shows "[secret]")."""
+    return run_raw("test", two_azure_values())
+
+
+@pytest.fixture(scope="module")
+def plan(raw: Raw) -> Plan:
+    return raw.plan
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:
@@ -130,12 +137,15 @@ def test_operator_keys_are_read_by_the_chart(plan: Plan) -> None:
         assert "networking.gateway.className" not in keys
 
 
-def test_protected_settings_clear_the_cli_token() -> None:
-    from components.addons import as_extension_setting
-
-    assert as_extension_setting(True) == "true" and as_extension_setting(False) == "false"
-    source = (ROOT / "components/addons.py").read_text()
-    assert '"global.auth.anyscaleCliToken": ""' in source
+@pytest.mark.parametrize("resource", ["default", "westeu"])
+def test_protected_settings_clear_the_cli_token(raw: Raw, resource: str) -> None:
+    """platform.md 4: omitted keys keep their value from an earlier install, so every
+    extension sends the token as "" in its protected settings (a secret in the plan)."""
+    name = f"{resource}-operator-extension"
+    assert raw.plan.named(name)["inputs"]["configurationProtectedSettings"] == "[secret]"
+    assert raw.inputs[name]["configurationProtectedSettings"] == {"global.auth.anyscaleCliToken": ""}
+    # Extension settings are strings: booleans as "true"/"false".
+    assert raw.inputs[name]["configurationSettings"]["networking.gateway.enabled"] == "true"
 
 
 def test_blob_cors_rule(plan: Plan) -> None:

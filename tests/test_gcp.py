@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from components import defaults
 from components.gcp.names import kubeconfig
 from components.names import gcp_account_id as account_id
 from components.names import gcs_bucket_name as bucket_name
@@ -118,7 +117,7 @@ def test_operator_gets_the_same_email_and_the_project(plan: Plan) -> None:
     assert values["global"]["gcp"] == {"projectId": "my-gcp-project"}
     # The chart's service account carries iam.gke.io/gcp-service-account from iamIdentity;
     # Ray pods use the same service account, so they get the same identity.
-    assert values["workloads"]["serviceAccount"]["name"] == defaults.OPERATOR_SERVICE_ACCOUNT
+    assert values["workloads"]["serviceAccount"]["name"] == "anyscale-operator"  # platform.md 3/4
     assert values["networking"]["gateway"]["ip"] == "${gcp-usc1-gateway.status.addresses[0].value}"
 
 

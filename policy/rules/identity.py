@@ -63,6 +63,10 @@ def federated_subject_problems(props: Any) -> list[str]:
             f"cloud identity; use exactly {OPERATOR_SUBJECT}"
         )
     audiences = get(props, "audiences")
+    if audiences is MISSING:
+        # Not set is not "the default": the rule needs exactly this audience (an absent key
+        # used to pass this check).
+        problems.append(f"the federated audiences are not set: use exactly [{FEDERATION_AUDIENCE!r}]")
     audiences_known = is_list(audiences) and all(isinstance(a, str) and not is_unknown(a) for a in audiences)
     if audiences_known and list(audiences) != [FEDERATION_AUDIENCE]:
         problems.append(f"the federated audiences are {list(audiences)!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
