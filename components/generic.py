@@ -7,6 +7,8 @@ keys, endpoint and addressing style (storage.credentials)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import pulumi
@@ -19,6 +21,12 @@ from components.target import CloudContext, Target
 # the operator and, through its patches, into the Ray pods (AWS_SHARED_CREDENTIALS_FILE,
 # AWS_CONFIG_FILE): templates/credentials.yaml and _helpers.tpl of anyscale-operator 1.8.0.
 CREDENTIALS = "credentialMount.aws.createSecret"
+# The chart hands the CLI token to the operator as an environment variable from a Secret
+# (templates/deployment.yaml of 1.8.0) and puts no checksum on the pod: a new token would
+# change the Secret but leave the running operator on the old one. A hash of the secrets
+# in the pod template's annotations (`operator.annotations`, read by that template) rolls
+# the operator whenever one of them changes, in the same `pulumi up`.
+ROLL_ANNOTATION = "operator.annotations.anyscale-cloud/secrets-sha256"
 
 
 def storage_settings(spec: GenericResource) -> dict[str, Any]:
@@ -42,6 +50,16 @@ def storage_settings(spec: GenericResource) -> dict[str, Any]:
     return settings
 
 
+def secrets_checksum(secrets: dict[str, pulumi.Output[str]]) -> pulumi.Output[str]:
+    """sha256 of the secret settings (a secret itself: it only changes with them)."""
+    keys = sorted(secrets)
+
+    def digest(values: list[str]) -> str:
+        return hashlib.sha256(json.dumps(dict(zip(keys, values, strict=True))).encode()).hexdigest()
+
+    return pulumi.Output.secret(pulumi.Output.all(*(secrets[k] for k in keys)).apply(digest))
+
+
 def storage_secrets(spec: GenericResource) -> dict[str, pulumi.Output[str]]:
     credentials = spec.storage.credentials
     if credentials is None:
@@ -60,6 +78,11 @@ class GenericCluster(pulumi.ComponentResource):
         super().__init__("anyscale-cloud:generic:GenericTarget", spec.name, None, opts)
         kubeconfig = pulumi.Output.secret(spec.kubeconfig.value)
         bucket_uri = pulumi.Output.from_input(spec.storage.bucket)
+        # The operator authenticates with the CLI token: a protected (secret) setting.
+        secrets: dict[str, pulumi.Output[str]] = {
+            "global.auth.anyscaleCliToken": pulumi.Output.secret(spec.cli_token.value),
+            **storage_secrets(spec),
+        }
         self.target = Target(
             provider="Generic",
             region=spec.region,  # a free-form routing label here
@@ -72,11 +95,7 @@ class GenericCluster(pulumi.ComponentResource):
             registration_identity=None,  # Generic has no cloud identity
             operator_identity=None,
             gateway_address_kind=spec.gateway_address,
-            operator_settings=storage_settings(spec),
-            # The operator authenticates with the CLI token: a protected (secret) setting.
-            protected_settings={
-                "global.auth.anyscaleCliToken": pulumi.Output.secret(spec.cli_token.value),
-                **storage_secrets(spec),
-            },
+            operator_settings={**storage_settings(spec), ROLL_ANNOTATION: secrets_checksum(secrets)},
+            protected_settings=dict[str, pulumi.Input[str]](secrets),
         )
         self.register_outputs({"kubeconfig": kubeconfig, "bucket_uri": bucket_uri})

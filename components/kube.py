@@ -8,6 +8,7 @@ from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
+import yaml
 
 
 def exec_kubeconfig(name: str, server: str, ca_data: str, exec_: dict[str, Any]) -> str:
@@ -29,10 +30,36 @@ def exec_kubeconfig(name: str, server: str, ca_data: str, exec_: dict[str, Any])
 def kubernetes_provider(
     name: str, kubeconfig: pulumi.Input[str], parent: pulumi.Resource, depends_on: Sequence[pulumi.Resource] = ()
 ) -> k8s.Provider:
-    """The cluster's explicit provider: `<resource>-k8s`, server-side apply, secret kubeconfig."""
+    """The cluster's explicit provider: `<resource>-k8s`, server-side apply, secret kubeconfig.
+
+    `clusterIdentifier` is the API server's URL: without it the provider is replaced (and
+    with it every object it manages, CRDs and so every Ray object included) whenever any
+    field of the kubeconfig's cluster entry changes, a rotated CA too. The URL changes only
+    with the cluster itself (AKS, EKS and GKE give a new cluster a new endpoint)."""
+    config = pulumi.Output.secret(kubeconfig)
     return k8s.Provider(
         f"{name}-k8s",
-        kubeconfig=pulumi.Output.secret(kubeconfig),
+        kubeconfig=config,
+        cluster_identifier=config.apply(api_server),
         enable_server_side_apply=True,
         opts=pulumi.ResourceOptions(parent=parent, depends_on=list(depends_on)),
     )
+
+
+def api_server(kubeconfig: str) -> str | None:
+    """The server URL of a kubeconfig's current context (YAML or JSON); None when it names
+    none, and the provider reports the kubeconfig itself (the old replacement rule applies)."""
+    try:
+        config = yaml.safe_load(kubeconfig)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(config, dict):
+        return None
+    contexts = {c.get("name"): c.get("context") or {} for c in config.get("contexts") or [] if isinstance(c, dict)}
+    clusters = {c.get("name"): c.get("cluster") for c in config.get("clusters") or [] if isinstance(c, dict)}
+    context = contexts.get(config.get("current-context"))
+    cluster = clusters.get(context.get("cluster")) if isinstance(context, dict) else None
+    if cluster is None and len(clusters) == 1:
+        cluster = next(iter(clusters.values()))
+    server = cluster.get("server") if isinstance(cluster, dict) else None
+    return str(server) if server else None

@@ -93,11 +93,14 @@ POOL_NAME_RULE = POOL_NAME_UNIQUE
 SYSTEM_POOL_RULE = (
     "the system pool (autoscaling); given only the counts, it keeps the provider's instance type: "
     + per_provider(defaults.SYSTEM_INSTANCE_TYPE)
+    + ". A new `instanceType` is not applied on AKS and replaces the EKS node group, deleting it first "
+    "(see [Edit node pools](#edit-node-pools))"
 )
 NODE_POOLS_RULE = (
     "the worker pools, tainted for Anyscale workloads. Default: an on-demand `cpu` and a spot `cpuspot` pool, "
-    "0-10 nodes of " + per_provider(defaults.CPU_INSTANCE_TYPE) + ". Changing a pool's `instanceType`, `gpu` or "
-    "`capacityType` replaces it, deleting the old one first"
+    "0-10 nodes of " + per_provider(defaults.CPU_INSTANCE_TYPE) + ". Changing a pool's `gpu` or `capacityType` "
+    "replaces it, deleting the old one first; so does its `instanceType` or `diskSizeGb` on AKS and EKS (GKE changes "
+    "them in place, recreating the nodes). See [Edit node pools](#edit-node-pools)"
 )
 CLUSTER_RULE = "the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"
 PREVIEW_REGIONS_NOTE = (

@@ -64,10 +64,7 @@ def make_spot(values: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("edit", "pools"),
     [
-        (
-            change_instance_type,
-            {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL},
-        ),
+        (change_instance_type, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP}),
         (add_gpu, {"default-pool-gput4": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
         (make_spot, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
     ],
@@ -103,6 +100,17 @@ def test_a_disk_size_change_replaces_aks_and_eks_pools_and_updates_gke_in_place(
         assert changes[name].action == "replace", name
         assert options[name]["deleteBeforeReplace"] is True, name
     assert changes["gcp-usc1-pool-cpu"].action == "update"
+
+
+def test_gke_changes_a_pools_machine_type_in_place(base: dict[str, Any]) -> None:
+    # UpdateNodePool takes machine_type (google provider >= 5.10): a surge upgrade of the
+    # nodes, never a delete-first gap, for the system pool (the only untainted one) too.
+    values = base_values()
+    change_instance_type(values)
+    values["anyscale-cloud:resources"][2]["cluster"]["systemPool"] = {"instanceType": "e2-standard-8"}
+    changes = {c.name: c for c in diff_plans(base, run_program("base", values).to_json())}
+    assert changes["gcp-usc1-pool-cpu"].action == "update"
+    assert changes["gcp-usc1-pool-system"].action == "update"
 
 
 def test_autoscaled_aks_pool_count_is_ignored(base: dict[str, Any]) -> None:

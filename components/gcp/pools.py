@@ -21,7 +21,10 @@ TAINT_EFFECTS: dict[str, str] = {
     "NoExecute": "NO_EXECUTE",
 }
 # What we change only through a new pool (spot and accelerators are fixed at creation).
-REPLACED_ON = ["nodeConfig.machineType", "nodeConfig.spot", "nodeConfig.guestAccelerators"]
+# What GKE cannot change on an existing pool. The machine type and the disk can change in
+# place (UpdateNodePool; the google provider since 5.10): GKE recreates the nodes with a
+# surge upgrade instead of deleting the pool first.
+REPLACED_ON = ["nodeConfig.spot", "nodeConfig.guestAccelerators"]
 # Access goes through IAM (Workload Identity); scopes stay wide, as GKE recommends.
 OAUTH_SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
 

@@ -1,0 +1,106 @@
+"""Day-2 rotations (README "Day-2 operations"): a new CLI token reaches the running
+operator, and new credentials for the same cluster never replace the Kubernetes provider
+(which would replace every object it manages, the CRDs and with them every Ray object)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from typing import Any
+
+import pytest
+
+from components.kube import api_server
+from tests.conftest import stack_values
+from tests.raw_inputs import Raw, example, run_raw
+
+# anyscale-operator 1.8.0 templates/deployment.yaml: `operator.annotations` lands in the
+# pod template's annotations, so a changed value rolls the operator's pods.
+ANNOTATION = "anyscale-cloud/secrets-sha256"
+
+AKS_KUBECONFIG = """\
+apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority-data: {ca}
+    server: https://aks-ml-default-1a2b3c4d.hcp.eastus2.azmk8s.io:443
+  name: aks-ml-default
+contexts:
+- context:
+    cluster: aks-ml-default
+    user: clusterAdmin_rg_aks-ml-default
+  name: aks-ml-default-admin
+current-context: aks-ml-default-admin
+kind: Config
+users:
+- name: clusterAdmin_rg_aks-ml-default
+  user:
+    token: abc
+"""
+
+
+def test_the_identifier_is_the_current_contexts_server_and_ignores_the_ca() -> None:
+    old, rotated = AKS_KUBECONFIG.format(ca="T0xE"), AKS_KUBECONFIG.format(ca="TkVX")
+    assert api_server(old) == "https://aks-ml-default-1a2b3c4d.hcp.eastus2.azmk8s.io:443"
+    assert api_server(rotated) == api_server(old)
+
+
+def test_the_identifier_follows_the_current_context_among_several_clusters() -> None:
+    config = {
+        "clusters": [
+            {"name": "a", "cluster": {"server": "https://a.example:6443"}},
+            {"name": "b", "cluster": {"server": "https://b.example:6443"}},
+        ],
+        "contexts": [{"name": "ca", "context": {"cluster": "a"}}, {"name": "cb", "context": {"cluster": "b"}}],
+        "current-context": "cb",
+    }
+    assert api_server(json.dumps(config)) == "https://b.example:6443"
+
+
+@pytest.mark.parametrize("text", ["", "not: [yaml", "just a string", "clusters: []", "[1, 2]"])
+def test_no_identifier_when_the_kubeconfig_names_no_server(text: str) -> None:
+    # The provider then reports the kubeconfig itself; the program must not crash first.
+    assert api_server(text) is None
+
+
+@pytest.fixture(scope="module")
+def raw() -> Raw:
+    return example()
+
+
+def test_eks_and_gke_providers_are_identified_by_their_endpoint(raw: Raw) -> None:
+    assert raw.inputs["aws-usw2-k8s"]["clusterIdentifier"] == "${aws-usw2-eks.endpoint}"
+    assert raw.inputs["gcp-usc1-k8s"]["clusterIdentifier"] == "https://${gcp-usc1-gke.endpoint}"
+    # Derived from the secret kubeconfig, so a secret too.
+    for name in ("default-k8s", "aws-usw2-k8s", "gcp-usc1-k8s", "onprem-k8s"):
+        assert raw.plan.named(name)["inputs"]["kubeconfig"] == "[secret]"
+    for name in ("aws-usw2-k8s", "gcp-usc1-k8s"):
+        assert raw.plan.named(name)["inputs"]["clusterIdentifier"] == "[secret]"
+
+
+def checksum(raw: Raw) -> str:
+    value: str = raw.inputs["onprem-anyscale-operator"]["values"]["operator"]["annotations"][ANNOTATION]
+    return value
+
+
+def generic(values: dict[str, Any]) -> dict[str, Any]:
+    resource: dict[str, Any] = values["anyscale-cloud:resources"][3]
+    assert resource["provider"] == "Generic"
+    return resource
+
+
+def test_the_operator_rolls_when_the_cli_token_changes_and_only_then(raw: Raw) -> None:
+    token = generic(stack_values("example"))["cliToken"]["secure"]
+    # The hash of exactly the secret settings, and shown only as a secret.
+    assert checksum(raw) == hashlib.sha256(json.dumps({"global.auth.anyscaleCliToken": token}).encode()).hexdigest()
+    values = raw.plan.named("onprem-anyscale-operator")["inputs"]["values"]
+    assert values["operator"]["annotations"] == {ANNOTATION: "[secret]"}
+
+    rotated = copy.deepcopy(stack_values("example"))
+    generic(rotated)["cliToken"] = {"secure": "v1:NewToken+example-ciphertext/clitoken=="}
+    assert checksum(run_raw("example", rotated)) != checksum(raw)
+
+    new_kubeconfig = copy.deepcopy(stack_values("example"))
+    generic(new_kubeconfig)["kubeconfig"] = {"secure": "v1:Other+example-ciphertext/kubeconfig=="}
+    assert checksum(run_raw("example", new_kubeconfig)) == checksum(raw)
