@@ -16,6 +16,9 @@ PLATFORM_APP_ID: Final = "086bc555-6989-4362-ba30-fded273e432b"
 OPERATOR_AUDIENCE: Final = f"api://{PLATFORM_APP_ID}/.default"
 OPERATOR_NAMESPACE: Final = "anyscale-operator"
 OPERATOR_SERVICE_ACCOUNT: Final = "anyscale-operator"
+# The operator pod annotation (chart key operator.annotations) holding a hash of its secret
+# settings on Generic: a new CLI token rolls the operator (components/generic.py).
+OPERATOR_ROLL_ANNOTATION: Final = "anyscale-cloud/secrets-sha256"
 WORKLOAD_IDENTITY_SUBJECT: Final = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}"
 GATEWAY_NAME: Final = "gateway"
 GATEWAY_CLASS: Final = "eg"

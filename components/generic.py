@@ -13,6 +13,7 @@ from typing import Any
 
 import pulumi
 
+from components import defaults
 from components.kube import kubernetes_provider
 from components.spec import GenericResource
 from components.target import CloudContext, Target
@@ -26,7 +27,7 @@ CREDENTIALS = "credentialMount.aws.createSecret"
 # change the Secret but leave the running operator on the old one. A hash of the secrets
 # in the pod template's annotations (`operator.annotations`, read by that template) rolls
 # the operator whenever one of them changes, in the same `pulumi up`.
-ROLL_ANNOTATION = "operator.annotations.anyscale-cloud/secrets-sha256"
+ROLL_ANNOTATION = f"operator.annotations.{defaults.OPERATOR_ROLL_ANNOTATION}"
 
 
 def storage_settings(spec: GenericResource) -> dict[str, Any]:
@@ -86,7 +87,7 @@ class GenericCluster(pulumi.ComponentResource):
         self.target = Target(
             provider="Generic",
             region=spec.region,  # a free-form routing label here
-            kubernetes=kubernetes_provider(spec.name, kubeconfig, self),
+            kubernetes=kubernetes_provider(spec.name, kubeconfig, self, identify=False),
             kubeconfig=kubeconfig,
             cluster=None,  # not ours: in-cluster objects are deleted one by one
             bucket_uri=spec.storage.bucket,

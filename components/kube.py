@@ -28,19 +28,26 @@ def exec_kubeconfig(name: str, server: str, ca_data: str, exec_: dict[str, Any])
 
 
 def kubernetes_provider(
-    name: str, kubeconfig: pulumi.Input[str], parent: pulumi.Resource, depends_on: Sequence[pulumi.Resource] = ()
+    name: str,
+    kubeconfig: pulumi.Input[str],
+    parent: pulumi.Resource,
+    depends_on: Sequence[pulumi.Resource] = (),
+    identify: bool = True,
 ) -> k8s.Provider:
     """The cluster's explicit provider: `<resource>-k8s`, server-side apply, secret kubeconfig.
 
-    `clusterIdentifier` is the API server's URL: without it the provider is replaced (and
-    with it every object it manages, CRDs and so every Ray object included) whenever any
-    field of the kubeconfig's cluster entry changes, a rotated CA too. The URL changes only
-    with the cluster itself (AKS, EKS and GKE give a new cluster a new endpoint)."""
+    `clusterIdentifier` (`identify`: the clusters the program creates) is the API server's
+    URL: without it the provider is replaced (and with it every object it manages, CRDs and
+    so every Ray object included) whenever any field of the kubeconfig's cluster entry
+    changes, a CA rotated by `az aks rotate-certs` too. AKS, EKS and GKE give a new cluster a
+    new endpoint, so a replaced cluster still replaces the provider. Not for a Generic
+    cluster: a rebuilt cluster behind the same address (a VIP, a proxy, a tunnel) must
+    replace the provider, and its new CA is the only sign of it."""
     config = pulumi.Output.secret(kubeconfig)
     return k8s.Provider(
         f"{name}-k8s",
         kubeconfig=config,
-        cluster_identifier=config.apply(api_server),
+        cluster_identifier=config.apply(api_server) if identify else None,
         enable_server_side_apply=True,
         opts=pulumi.ResourceOptions(parent=parent, depends_on=list(depends_on)),
     )

@@ -90,6 +90,7 @@ NAME_RULE = f"`{platform.NAME_RE.pattern}`, at most {platform.MAX_NAME} characte
 REGION_RULE = f"`{platform.REGION_RE.pattern}`, at most {platform.MAX_REGION} characters, never case-converted"
 POOL_NAME_UNIQUE = "unique within the cluster, not `system` (the system pool's name)"
 POOL_NAME_RULE = POOL_NAME_UNIQUE
+AKS_MAX_DISK_GB = 2048  # the AKS API's osDiskSizeGB maximum (containerservice AgentPool)
 SYSTEM_POOL_RULE = (
     "the system pool (autoscaling); given only the counts, it keeps the provider's instance type: "
     + per_provider(defaults.SYSTEM_INSTANCE_TYPE)
@@ -397,7 +398,8 @@ class NodePoolSpec(Strict):
         None,
         ge=30,
         le=16384,
-        description=f"root disk in GiB: EKS `disk_size`, GKE `{defaults.GKE_DISK_TYPE}` `disk_size_gb`, AKS `osDiskSizeGB`",
+        description=f"root disk in GiB: EKS `disk_size`, GKE `{defaults.GKE_DISK_TYPE}` `disk_size_gb`, AKS `osDiskSizeGB` "
+        f"(at most {AKS_MAX_DISK_GB} on AKS)",
         json_schema_extra=shown_default(
             per_provider(defaults.DISK_SIZE_GB)
             + "; "
@@ -414,6 +416,16 @@ class NodePoolSpec(Strict):
 
 class AksNodePool(NodePoolSpec):
     name: str = Field(description=f"`{AKS_POOL_RE.pattern}`: {NAME_RULES['aks_pool'].form}; {POOL_NAME_UNIQUE}")
+
+    @field_validator("disk_size_gb")
+    @classmethod
+    def _aks_disk(cls, value: int | None) -> int | None:
+        # The AKS API's osDiskSizeGB: 0-2048 (containerservice AgentPool); EKS/GKE go higher.
+        if value is not None and value > AKS_MAX_DISK_GB:
+            raise fail(
+                "disk", "{v} GiB is more than AKS allows for a node's OS disk ({max})", v=value, max=AKS_MAX_DISK_GB
+            )
+        return value
 
     @field_validator("name")
     @classmethod
@@ -1449,6 +1461,17 @@ def _values_problems(node: Any, path: tuple[str, ...], out: dict[str, Any]) -> l
             problems.append((here, f"{owned} is set by the program and cannot be overridden: {OWNED_KEYS[owned]}"))
         elif dotted in FORBIDDEN_KEYS:
             problems.append((here, f"{dotted}: {FORBIDDEN_KEYS[dotted]}; remove it"))
+        elif dotted == "operator.annotations" and (
+            not isinstance(value, dict) or is_secure(value) or defaults.OPERATOR_ROLL_ANNOTATION in value
+        ):
+            # Merged with the program's own annotation: a mapping in clear, without that key.
+            problems.append(
+                (
+                    here,
+                    "must be a mapping of pod annotations in clear, without "
+                    f"'{defaults.OPERATOR_ROLL_ANNOTATION}' (the program's: it rolls the operator when a secret changes)",
+                )
+            )
         elif dotted in TEMPLATE_KEYS:
             problems += _leaf_problems(value, here, _helm_path(here), out)
         elif any(k.startswith(dotted + ".") for k in TEMPLATE_KEYS):
@@ -1529,6 +1552,21 @@ class OperatorChartSpec(ChartSpec):
 
 class AddonsSpec(Strict):
     """Pinned versions of what runs inside every cluster."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_versions(cls, data: Any) -> Any:
+        """A chart given without `version` (e.g. only the operator's `values`) keeps the
+        pinned default, as the reference documents, instead of failing as required."""
+        if not isinstance(data, dict):
+            return data
+        pinned = {
+            "envoyGateway": defaults.ENVOY_GATEWAY_VERSION,
+            "anyscaleOperator": defaults.ANYSCALE_OPERATOR_VERSION,
+            "nvidiaDevicePlugin": defaults.NVIDIA_DEVICE_PLUGIN_VERSION,
+        }
+        given = {k: v for k, v in data.items() if k in pinned and isinstance(v, dict) and "version" not in v}
+        return {**data, **{k: {**v, "version": pinned[k]} for k, v in given.items()}} if given else data
 
     envoy_gateway: ChartSpec = Field(
         default_factory=lambda: ChartSpec(version=defaults.ENVOY_GATEWAY_VERSION),

@@ -89,7 +89,15 @@ CASES: list[tuple[str, Edit, Edit, str]] = [
     ("pool maxCount 1000/1001", aks_pool(maxCount=1000), aks_pool(maxCount=1001), f"{POOL0}.maxCount"),
     ("pool minCount 1000/1001", aks_pool(minCount=1000, maxCount=1000), aks_pool(minCount=1001), f"{POOL0}.minCount"),
     ("pool disk 30/29 GB", aks_pool(diskSizeGb=30), aks_pool(diskSizeGb=29), f"{POOL0}.diskSizeGb"),
-    ("pool disk 16384/16385 GB", aks_pool(diskSizeGb=16384), aks_pool(diskSizeGb=16385), f"{POOL0}.diskSizeGb"),
+    # The AKS API's osDiskSizeGB allows 0-2048 (containerservice AgentPool, bicep-types-az);
+    # EKS/GKE root volumes go to 16384 (EBS gp3's 16 TiB).
+    ("AKS pool disk 2048/2049 GB", aks_pool(diskSizeGb=2048), aks_pool(diskSizeGb=2049), f"{POOL0}.diskSizeGb"),
+    (
+        "EKS pool disk 16384/16385 GB",
+        eks_pool(diskSizeGb=16384),
+        eks_pool(diskSizeGb=16385),
+        f"{EKS}.nodePools[0].diskSizeGb",
+    ),
     # Worker pool names elsewhere: 1-40 (GKE's pool name limit, the tightest of EKS/GKE).
     ("EKS pool name 40/41", eks_pool(name="a" * 40), eks_pool(name="a" * 41), f"{EKS}.nodePools[0].name"),
     (

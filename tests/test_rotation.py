@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from components.kube import api_server
+from components.spec import SpecError, load_spec
 from tests.conftest import stack_values
 from tests.raw_inputs import Raw, example, run_raw
 
@@ -104,3 +105,45 @@ def test_the_operator_rolls_when_the_cli_token_changes_and_only_then(raw: Raw) -
     new_kubeconfig = copy.deepcopy(stack_values("example"))
     generic(new_kubeconfig)["kubeconfig"] = {"secure": "v1:Other+example-ciphertext/kubeconfig=="}
     assert checksum(run_raw("example", new_kubeconfig)) == checksum(raw)
+
+
+def test_a_generic_provider_has_no_identifier(raw: Raw) -> None:
+    # A rebuilt cluster behind the same address (a VIP, a proxy) must still replace the
+    # provider: its new CA is the only sign of it, so the kubeconfig alone decides.
+    assert "clusterIdentifier" not in raw.inputs["onprem-k8s"]
+
+
+def problems(values: dict[str, Any]) -> list[str]:
+    try:
+        load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])
+    except SpecError as error:
+        return [str(p) for p in error.problems]
+    return []
+
+
+ANNOTATIONS_PROBLEM = (
+    "resources[3].addons.anyscaleOperator.values.operator.annotations (onprem): must be a mapping of pod "
+    "annotations in clear, without 'anyscale-cloud/secrets-sha256' (the program's: it rolls the operator when a "
+    "secret changes)"
+)
+
+
+@pytest.mark.parametrize(
+    "annotations",
+    [{"anyscale-cloud/secrets-sha256": "0"}, {"secure": "v1:abc=="}, "team=ml"],
+    ids=["the-programs-key", "a-secret", "not-a-mapping"],
+)
+def test_user_annotations_cannot_drop_or_fake_the_roll_hash(annotations: Any) -> None:
+    values = copy.deepcopy(stack_values("example"))
+    generic(values)["addons"] = {"anyscaleOperator": {"values": {"operator": {"annotations": annotations}}}}
+    assert problems(values) == [ANNOTATIONS_PROBLEM]
+
+
+def test_user_annotations_are_merged_with_the_roll_hash() -> None:
+    values = copy.deepcopy(stack_values("example"))
+    generic(values)["addons"] = {"anyscaleOperator": {"values": {"operator": {"annotations": {"team": "ml"}}}}}
+    # Only `values` given: the operator keeps its pinned version (no "version is required").
+    assert problems(values) == []
+    annotations = run_raw("example", values).inputs["onprem-anyscale-operator"]["values"]["operator"]["annotations"]
+    assert annotations["team"] == "ml"
+    assert len(annotations[ANNOTATION]) == 64

@@ -35,9 +35,6 @@ def build_pool(
         resource_group_name=scope.ctx.resource_group_name,
         mode="User",
         vm_size=pool.instance_type,
-        # The cluster's version, as EKS node groups carry theirs: a `kubernetesVersion` bump
-        # moves the pools after the control plane instead of leaving them behind.
-        orchestrator_version=spec.cluster.kubernetes_version,
         os_type="Linux",
         type="VirtualMachineScaleSets",
         enable_auto_scaling=True,
