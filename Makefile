@@ -109,8 +109,10 @@ $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
 
 mutate: $(MUTATE_STAMP)
 	rm -rf mutants
-	set -f; $(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS)
-	$(PY) scripts/mutation_score.py
+	@set -ef; start=$$(date +%s); \
+	$(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
+	$(PY) scripts/mutation_score.py; \
+	echo "wall time: $$(( $$(date +%s) - start )) s"
 
 clean:
 	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants
