@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mutmut.stats import status_by_exit_code
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path.cwd()  # the project root: where `make mutate` runs mutmut
 KILLED = {"killed", "timeout", "caught by type check"}
 
 
