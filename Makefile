@@ -16,7 +16,7 @@ JOBS ?= 2
 INSTALLER ?= auto
 UV_HOME := .uv
 
-.PHONY: plan test lint fmt typecheck-sdk validate venv lock uv clean bench
+.PHONY: plan test lint fmt typecheck-sdk validate venv lock uv clean bench mutate
 
 venv: $(STAMP)
 
@@ -58,7 +58,8 @@ lock:
 	@set -e; uv=$$($(FIND_UV)); \
 	$(COMPILE) --output-file=requirements.txt requirements.in; \
 	$(COMPILE) --constraint=requirements.txt --output-file=policy/requirements.txt policy/requirements.in; \
-	$(COMPILE) --output-file=requirements-uv.txt requirements-uv.in
+	$(COMPILE) --output-file=requirements-uv.txt requirements-uv.in; \
+	$(COMPILE) --constraint=requirements.txt --output-file=requirements-mutate.txt requirements-mutate.in
 
 plan: $(STAMP)
 	$(PY) -m preflight validate stacks/Pulumi.$(STACK).yaml
@@ -89,5 +90,29 @@ fmt: $(STAMP)
 bench: $(STAMP)
 	$(PY) scripts/bench_plan.py
 
+# Mutation testing (issue #22; README "Mutation testing"), never part of `make test`: mutmut
+# (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)
+# mutates components/spec.py, registration.py, addons.py and policy/rules/*.py in a copy of
+# the project (mutants/, rebuilt on every run) and runs the tests selected in pyproject.toml
+# [tool.mutmut] that call each mutated function. `make mutate MUTANTS='components.registration*'`
+# runs a subset (mutmut's mutant-name globs). The score per module: scripts/mutation_score.py.
+MUTANTS ?=
+MUTATE_STAMP := $(VENV)/.mutate-installed
+$(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
+	@set -e; \
+	if [ "$(INSTALLER)" != pip ] && uv=$$($(FIND_UV)); then \
+	  $$uv pip install --quiet --require-hashes --python $(PY) -r requirements-mutate.txt; \
+	else \
+	  $(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements-mutate.txt; \
+	fi
+	@touch $(MUTATE_STAMP)
+
+mutate: $(MUTATE_STAMP)
+	rm -rf mutants
+	@set -ef; start=$$(date +%s); \
+	$(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
+	$(PY) scripts/mutation_score.py; \
+	echo "wall time: $$(( $$(date +%s) - start )) s"
+
 clean:
-	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache
+	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants

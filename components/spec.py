@@ -2008,7 +2008,8 @@ def _detail(loc: tuple[Any, ...], kind: str, message: str) -> InitErrorDetails:
 def _as_details(error: ValidationError) -> list[InitErrorDetails]:
     return [
         InitErrorDetails(
-            type=PydanticCustomError(e["type"], e["msg"]),
+            # ctx too: _message reads it (the pattern a value must match).
+            type=PydanticCustomError(e["type"], e["msg"], e.get("ctx")),
             loc=tuple(e["loc"]),
             input=e.get("input"),
         )

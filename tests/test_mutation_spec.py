@@ -1,0 +1,110 @@
+"""Tests written for mutants of components/spec.py that `make mutate` found alive (README,
+"Mutation testing"): each asserts what a user sees, with the expected text as a literal."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from components.spec import Secret, SpecError, load_spec
+from tests.conftest import stack_values
+
+
+def problems(resources: list[dict[str, Any]]) -> list[str]:
+    cloud = stack_values("example")["anyscale-cloud:cloud"]
+    with pytest.raises(SpecError) as caught:
+        load_spec(cloud, resources)
+    return [str(p) for p in caught.value.problems]
+
+
+def example_resources() -> list[dict[str, Any]]:
+    return copy.deepcopy(stack_values("example")["anyscale-cloud:resources"])
+
+
+def test_secret_never_prints_its_value() -> None:
+    # The value reaches neither repr() (tracebacks, logs) nor str() (f-strings).
+    secret = Secret("hunter2-plaintext")
+    assert repr(secret) == "Secret([secret])"
+    assert str(secret) == "Secret([secret])"
+    assert f"{secret}" == "Secret([secret])"
+    assert secret.value == "hunter2-plaintext"
+
+
+# A cross-resource rule (the primary must be named `default`) together with a per-field
+# problem: the stack rule re-raises pydantic's own errors with its own, and the message of
+# the per-field problem still quotes the value the user wrote (it needs the error's input
+# and, for a pattern, its context: without them this was a KeyError traceback).
+
+
+def test_pattern_problem_next_to_a_stack_rule_quotes_the_value_and_the_form() -> None:
+    resources = example_resources()
+    resources[0]["name"] = "main"
+    resources[0]["cluster"]["kubernetesVersion"] = "2.x"
+    assert problems(resources) == [
+        "resources[0].name (main): the first cloud resource is the primary and must be named 'default' "
+        "(got 'main'); put the AKS primary first",
+        "resources[0].cluster.kubernetesVersion (main): '2.x' does not have the required form ^1\\.[0-9]{2}(\\.[0-9]+)?$",
+    ]
+
+
+def test_provider_problem_next_to_a_stack_rule_quotes_what_was_written() -> None:
+    resources = example_resources()
+    resources[0]["name"] = "main"
+    resources[0]["provider"] = "AZUR"
+    assert (
+        problems(resources)[-1]
+        == "resources[0].provider (main): provider must be one of Azure, AWS, GCP, Generic (got 'AZUR')"
+    )
+
+
+# --- node pools: instance types, GPUs and shapes (check_machine) ---------------------------
+
+
+def pool_problems(**pool: Any) -> list[str]:
+    resources = example_resources()
+    resources[0]["cluster"]["nodePools"][0].update(pool)
+    return problems(resources)
+
+
+def test_unknown_instance_type_suggests_the_closest_known_one() -> None:
+    assert pool_problems(instanceType="Standard_D8s_v9") == [
+        "resources[0].cluster.nodePools[0].instanceType (default): 'Standard_D8s_v9' is not a known Azure instance "
+        "type (components/instance_types.py); did you mean 'Standard_D8s_v5'? or give the node's size as "
+        "`shape: {cpu, memoryGb, gpus}`"
+    ]
+
+
+def test_gpu_type_the_chart_does_not_map_names_what_the_machine_carries_and_the_choices() -> None:
+    # The anyscale-operator chart's GPU types on Azure (platform.md): T4, A10, A100, H100.
+    assert pool_problems(instanceType="Standard_NC24ads_A100_v4", gpu={"type": "TPU-V9"}) == [
+        "resources[0].cluster.nodePools[0].gpu.type (default): TPU-V9 is not a GPU type the operator chart maps on "
+        "Azure; Standard_NC24ads_A100_v4 carries A100; use one of T4, A10, A100, H100"
+    ]
+
+
+def test_a_shape_with_gpus_needs_the_pools_gpu_type() -> None:
+    assert pool_problems(instanceType="Custom_X", shape={"cpu": 1, "memoryGb": 1, "gpus": 1}) == [
+        "resources[0].cluster.nodePools[0].gpu (default): the shape has 1 GPUs: add `gpu: {type: ...}`"
+    ]
+    # With the type, the shape's count fills the pool's: a valid spec.
+    resources = example_resources()
+    resources[0]["cluster"]["nodePools"][0].update(
+        instanceType="Custom_X", shape={"cpu": 4, "memoryGb": 16, "gpus": 2}, gpu={"type": "A100"}
+    )
+    spec = load_spec(stack_values("example")["anyscale-cloud:cloud"], resources)
+    gpu = spec.resources[0].cluster.node_pools[0].gpu
+    assert gpu is not None and gpu.count == 2
+
+
+def test_without_a_gpu_machine_or_a_close_name_the_messages_say_nothing_more() -> None:
+    # A CPU machine carries no GPU: no "carries" clause; no close name: no suggestion.
+    assert pool_problems(gpu={"type": "TPU-V9"}) == [
+        "resources[0].cluster.nodePools[0].gpu.type (default): TPU-V9 is not a GPU type the operator chart maps on "
+        "Azure; use one of T4, A10, A100, H100"
+    ]
+    assert pool_problems(instanceType="qqqqqq") == [
+        "resources[0].cluster.nodePools[0].instanceType (default): 'qqqqqq' is not a known Azure instance type "
+        "(components/instance_types.py); or give the node's size as `shape: {cpu, memoryGb, gpus}`"
+    ]
