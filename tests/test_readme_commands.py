@@ -249,8 +249,17 @@ def make_shim(directory: Path) -> Path:
     return directory
 
 
+# What an outer `make` (the suite runs under `make test`) exports to its children: a
+# README command runs as a reader runs it, from a shell, not as a sub-make.
+MAKE_VARIABLES = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR")
+
+
+def shell_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in MAKE_VARIABLES}
+
+
 def block_env(bin_dir: Path, pycache: Path) -> dict[str, str]:
-    env = dict(os.environ)
+    env = shell_env()
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     # Where bytecode is not written (PYTHONDONTWRITEBYTECODE), every plan would compile
     # the provider SDKs again (tens of seconds): write it to a cache of this session
@@ -377,7 +386,7 @@ def test_harness_fails_on_a_broken_command(tmp_path: Path) -> None:
     offline, wrong_exit, missing = parse(SAMPLE)
     work = tmp_path / "work"
     work.mkdir()
-    env = dict(os.environ)
+    env = shell_env()
     assert run_block(offline, work, env, "SAMPLE") == (
         0,
         "$ true   # exit 0 by default   (SAMPLE:6)\n"
@@ -414,7 +423,7 @@ def test_the_make_shim_keeps_the_venv_stamp(tmp_path: Path) -> None:
     (work / "venv" / ".installed").touch()
     os.utime(work / "venv" / ".installed", (1, 1))
     (work / "requirements.txt").touch()
-    plain = subprocess.run(["make", "plan"], cwd=work, capture_output=True, text=True, check=True)
+    plain = subprocess.run(["make", "plan"], cwd=work, env=shell_env(), capture_output=True, text=True, check=True)
     assert plain.stdout == "installing the lock\nplanned\n"
     os.utime(work / "venv" / ".installed", (1, 1))
     env = block_env(make_shim(tmp_path / "bin"), tmp_path / "pyc")
