@@ -41,3 +41,21 @@ def test_no_id_during_a_preview_is_unknown_not_an_error(
 def test_the_platform_id_is_passed_through_even_outside_a_preview(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pulumi.runtime, "is_dry_run", lambda: False)
     assert registration.cloud_resource_id("x", {"cloudResourceId": "cldrsrc_abc123"}) == "cldrsrc_abc123"
+
+
+def test_the_component_registers_its_id_and_the_platforms_id() -> None:
+    """Mutants 61-64 of CloudResourceRegistration.__init__: its registered outputs (house rule:
+    every component registers them) are the ARM record's ID and the platform's
+    cloudResourceId, read from the record it created."""
+    from preflight.runtime import run_program
+    from tests.conftest import stack_values
+
+    plan = run_program("dev", stack_values("dev"))
+    urn = (
+        "urn:pulumi:dev::anyscale-cloud::anyscale-cloud:index:CloudResource"
+        "$anyscale-cloud:index:CloudResourceRegistration::default"
+    )
+    assert plan.component_outputs[urn] == {
+        "cloud_resource_id": "${default-registration.properties.cloudResourceId}",
+        "resource_id": "${default-registration.id}",
+    }
