@@ -1,0 +1,191 @@
+"""A pytest plugin for `make mutate` only (loaded with `-p tests.mutmut_plan_cache` from the
+[tool.mutmut] settings in pyproject.toml; `make test` never loads it). It makes a mutant cost
+what its tests cost, not what the program costs, without changing what any test checks.
+
+1. Program runs are replayed, not repeated, when the mutant cannot change them. Most tests
+   start from a plan of the real `__main__.py` (`preflight.runtime.run_program`, 1-20 s each).
+   In mutmut's stats run (every selected test once, unmutated) each plan is pickled under
+   mutants/plan-cache/ together with the mutated functions the program called while making
+   it (mutmut's own trampoline bookkeeping). In a mutant's run, a call with the same arguments
+   loads the pickle when the mutant's function is not among them: a function the program never
+   calls cannot change what the program registers, so the plan is the one the program would
+   make. A mutant of a function the program calls (all of spec.py, registration.py and
+   addons.py that the program uses, policy/rules/platform.py) runs the program for real.
+   mutmut's clean run (no mutant) replays every plan: the code is the stats run's.
+   A test that watches the program run rather than its plan always gets a real run, in every
+   mode: it uses `monkeypatch` or captures what the run prints, or anything the program run
+   goes through (preflight.runtime, its mocks, pulumi.runtime) is not what it was when this
+   plugin loaded (a spy set by hand or with unittest.mock). Plans are keyed by the arguments
+   and by a digest of the program's code in mutants/, so a stale cache is never replayed.
+2. A mutant's tests run fastest first: mutmut's fork server passes them in set order, so a
+   mutant that a 0.1 s test kills could first sit through a 20 s one. Test files are ordered
+   by their fastest test (recorded in the stats run), tests within a file by duration; files
+   stay contiguous so a module fixture is still set up once (no test here has a parametrized
+   module or session fixture, which a reorder within the file could set up twice).
+3. The fork server freezes its heap after collecting the tests (`gc.freeze()`): every mutant
+   is a fork of it, and pytest's `gc.collect()` at the end of each run would otherwise touch,
+   and so copy, every page the server holds.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pulumi.runtime
+import pulumi.runtime.mocks
+import pulumi.runtime.settings
+import pytest
+
+import preflight.runtime
+
+CACHE = Path("plan-cache")  # relative to mutants/, where mutmut runs the tests
+STATS = Path("mutmut-stats.json")
+
+
+# A test with one of these sees more of a program run than the plan it returns.
+WATCHING = {"monkeypatch", "capsys", "capsysbinary", "capfd", "capfdbinary", "caplog", "recwarn"}
+_test: pytest.Item | None = None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    global _test
+    _test = item
+
+
+def _watched() -> bool:
+    if _test is None or WATCHING & set(getattr(_test, "fixturenames", ())):
+        return True
+    return any(vars(owner).get(name) is not value for owner, name, value in _UNPATCHED)
+
+
+def _seams() -> list[tuple[Any, str, Any]]:
+    """Every function a test could swap to watch a program run, as it is now."""
+    owners = [
+        preflight.runtime,
+        preflight.runtime.RecordingMonitor,
+        preflight.runtime.PlanMocks,
+        pulumi.runtime,
+        pulumi.runtime.settings,
+        pulumi.runtime.mocks,
+        pulumi.runtime.mocks.MockMonitor,
+    ]
+    return [(owner, name, value) for owner in owners for name, value in vars(owner).items() if callable(value)]
+
+
+_code_digest = ""
+
+
+def _code() -> str:
+    """The program's code in mutants/ (every mutant is in it): a cache from other code is stale."""
+    global _code_digest
+    if not _code_digest:
+        digest = hashlib.sha256()
+        for path in sorted(
+            [
+                Path("__main__.py"),
+                *Path().glob("components/**/*.py"),
+                *Path().glob("preflight/**/*.py"),
+                *Path().glob("policy/**/*.py"),
+            ]
+        ):
+            digest.update(str(path).encode() + b"\0" + path.read_bytes())
+        _code_digest = digest.hexdigest()
+    return _code_digest
+
+
+def _mutant() -> str:
+    from mutmut.mutation.trampoline import get_mutant_under_test
+
+    return get_mutant_under_test()
+
+
+def _key(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+    try:
+        text = json.dumps([_code(), args, sorted(kwargs.items())], sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _recorded(real: Callable[..., Any], key: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The stats run: run the program, keep its plan and the mutated functions it called."""
+    from mutmut.state import state
+
+    outer = state()._stats
+    state()._stats = set()
+    try:
+        plan = real(*args, **kwargs)
+        called = sorted(state()._stats)
+    finally:
+        outer |= state()._stats
+        state()._stats = outer
+    CACHE.mkdir(exist_ok=True)
+    try:
+        (CACHE / f"{key}.pickle").write_bytes(pickle.dumps(plan))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return plan
+    (CACHE / f"{key}.json").write_text(json.dumps(called), encoding="utf-8")
+    return plan
+
+
+def _replayable(key: str, mutant: str) -> bool:
+    from mutmut.utils.format_utils import mangled_name_from_mutant_name
+
+    calls = CACHE / f"{key}.json"
+    if not calls.exists() or not (CACHE / f"{key}.pickle").exists():
+        return False
+    if mutant == "":  # mutmut's clean run: the unmutated code, as in the stats run
+        return True
+    return "__mutmut_" in mutant and mangled_name_from_mutant_name(mutant) not in json.loads(
+        calls.read_text(encoding="utf-8")
+    )
+
+
+def _caching(real: Callable[..., Any]) -> Callable[..., Any]:
+    def run_program(*args: Any, **kwargs: Any) -> Any:
+        key = _key(args, kwargs)
+        mutant = _mutant()
+        if key is None or _watched():
+            return real(*args, **kwargs)
+        if mutant == "stats":
+            return _recorded(real, key, args, kwargs)
+        if _replayable(key, mutant):
+            return pickle.loads((CACHE / f"{key}.pickle").read_bytes())
+        return real(*args, **kwargs)
+
+    run_program.__doc__ = real.__doc__
+    return run_program
+
+
+# Before any test module does `from preflight.runtime import run_program`.
+preflight.runtime.run_program = _caching(preflight.runtime.run_program)  # type: ignore[assignment]
+_UNPATCHED = _seams()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if "__mutmut_" not in _mutant() or not STATS.exists():
+        return
+    durations: dict[str, float] = json.loads(STATS.read_text(encoding="utf-8"))["duration_by_test"]
+
+    def duration(item: pytest.Item) -> float:
+        return durations.get(item.nodeid, 0.0)
+
+    fastest: dict[str, float] = {}
+    for item in items:
+        path = str(item.path)
+        fastest[path] = min(fastest.get(path, duration(item)), duration(item))
+    items.sort(key=lambda item: (fastest[str(item.path)], str(item.path), duration(item)))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if session.config.option.collectonly:  # the fork server's warm-up (and mutmut's listing)
+        gc.collect()
+        gc.freeze()
