@@ -59,10 +59,26 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     _test = item
 
 
+_wide_fixtures = 0  # module- or session-scoped fixtures being set up right now
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest) -> Any:
+    global _wide_fixtures
+    wide = fixturedef.scope != "function"
+    _wide_fixtures += wide
+    try:
+        yield
+    finally:
+        _wide_fixtures -= wide
+
+
 def _watched() -> bool:
-    if _test is None or WATCHING & set(getattr(_test, "fixturenames", ())):
+    if any(vars(owner).get(name) is not value for owner, name, value in _UNPATCHED):
         return True
-    return any(vars(owner).get(name) is not value for owner, name, value in _UNPATCHED)
+    # A module or session fixture cannot use a test's monkeypatch or capsys: only a call from
+    # the test itself (or its function fixtures) can be watched by them.
+    return _wide_fixtures == 0 and (_test is None or bool(WATCHING & set(getattr(_test, "fixturenames", ()))))
 
 
 def _seams() -> list[tuple[Any, str, Any]]:

@@ -44,7 +44,6 @@ FIXTURES = ROOT / "tests" / "fixtures" / "policy"
 GOLDEN = FIXTURES / "messages.json"
 PACK = runner.load_pack()
 POLICY_LEVELS = {p.name: p.enforcement_level.value for p in PACK.ALL_POLICIES}
-DELETE = object()
 
 
 def multicloud(dev_plan: Plan) -> list[dict[str, Any]]:
@@ -54,42 +53,43 @@ def multicloud(dev_plan: Plan) -> list[dict[str, Any]]:
     return records
 
 
-def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Every value inside `value` (maps and lists too, not the root) with its path."""
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from leaves(inner, (*path, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            yield from leaves(inner, (*path, index))
-    if path:
-        yield path, value
-
-
 def faults(value: Any) -> list[Any]:
+    """The wrong values tried in place of `value`."""
     if isinstance(value, bool):
         return [not value]
     if isinstance(value, int | float):
         return [0, -1]
     if isinstance(value, str):
-        return ["", value + "x"]
+        return ["", value + "x"] + (["*"] if value != "*" else [])  # a wildcard: IAM's favourite fault
     if isinstance(value, list | dict):
         return [type(value)()] if value else []
     return ["x"]
 
 
-def changed(record: dict[str, Any], section: str, path: tuple[Any, ...], new: Any) -> dict[str, Any] | None:
-    copied = copy.deepcopy(record)
-    target = copied[section]
-    for step in path[:-1]:
-        target = target[step]
-    if new is DELETE:
-        if not isinstance(target, dict):
-            return None
-        del target[path[-1]]
-    else:
-        target[path[-1]] = new
-    return copied
+def variants(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
+    """(where and what, the changed copy of `value`) for each one-value fault inside `value`:
+    each value inside it replaced by each of its faults, each key deleted, and the same inside a
+    string that holds a JSON document (an IAM policy, a trust policy). `value` is not changed."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            for where, new in variants(inner, f"{label}.{key}"):
+                yield where, {**value, key: new}
+            yield f"{label}.{key} deleted", {k: v for k, v in value.items() if k != key}
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            for where, new in variants(inner, f"{label}.{index}"):
+                yield where, [*value[:index], new, *value[index + 1 :]]
+    elif isinstance(value, str) and value[:1] in ("{", "["):
+        try:
+            document = json.loads(value)
+        except ValueError:
+            document = None
+        if isinstance(document, dict | list):
+            for where, new in variants(document, f"{label}(json)"):
+                yield where, json.dumps(new)
+    if label:
+        for new in faults(value):
+            yield f"{label} = {json.dumps(new)}", new
 
 
 def resource_messages(record: dict[str, Any]) -> list[str]:
@@ -116,14 +116,9 @@ def record_faults(record: dict[str, Any]) -> dict[str, list[str]]:
     """Each one-value fault of `record` that makes a resource policy report -> the messages."""
     reported: dict[str, list[str]] = {}
     for section in ("inputs", "options"):
-        for path, value in list(leaves(record[section])):
-            for new in [*faults(value), DELETE]:
-                bad = changed(record, section, path, new)
-                if bad is None:
-                    continue
-                what = "deleted" if new is DELETE else f"= {json.dumps(new)}"
-                if messages := resource_messages(bad):
-                    reported[f"{section}.{'.'.join(map(str, path))} {what}"] = messages
+        for where, new in variants(record[section]):
+            if messages := resource_messages({**record, section: new}):
+                reported[f"{section}{where}"] = messages
     return reported
 
 
