@@ -143,7 +143,8 @@ def planted_faults(records: list[dict[str, Any]]) -> dict[str, list[str]]:
             planted = [r for r in planted if r["name"] != name]
         else:
             edit(next(r for r in planted if r["name"] == name))
-        reported[f"{policy}: {name}"] = [m for r in planted for m in resource_messages(r)] + stack_messages(planted)
+        changed = [] if edit is None else resource_messages(next(r for r in planted if r["name"] == name))
+        reported[f"{policy}: {name}"] = changed + stack_messages(planted)
     return reported
 
 
