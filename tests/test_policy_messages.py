@@ -36,6 +36,7 @@ import pytest
 from pulumi_policy import StackValidationPolicy
 
 from preflight import policy as runner
+from preflight.policy import UNKNOWN
 from preflight.runtime import Plan, run_program
 from tests.test_policy import PLANTED
 
@@ -54,16 +55,18 @@ def multicloud(dev_plan: Plan) -> list[dict[str, Any]]:
 
 
 def faults(value: Any) -> list[Any]:
-    """The wrong values tried in place of `value`."""
+    """The wrong values tried in place of `value`: each a user's or a provider's slip, plus the
+    engine's unknown (a value a first preview does not know yet) and a value of the wrong type."""
+    tried: list[Any] = [UNKNOWN] if value != UNKNOWN else []
     if isinstance(value, bool):
-        return [not value]
+        return [*tried, not value, "true" if value else "false"]
     if isinstance(value, int | float):
-        return [0, -1]
+        return [*tried, 0, -1, str(value)]
     if isinstance(value, str):
-        return ["", value + "x"] + (["*"] if value != "*" else [])  # a wildcard: IAM's favourite fault
+        return [*tried, "", value + "x", 0] + (["*"] if value != "*" else [])  # "*": IAM's favourite slip
     if isinstance(value, list | dict):
-        return [type(value)()] if value else []
-    return ["x"]
+        return [*tried, "x"] + ([type(value)()] if value else [])
+    return [*tried, "x"]
 
 
 def variants(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:

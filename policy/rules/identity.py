@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT
-from rules.values import MISSING, UNKNOWN, get, is_list, is_unknown, reference, sample
+from rules.values import MISSING, UNKNOWN, elements, get, is_list, is_unknown, reference, sample
 
 ROLE_ASSIGNMENT = "azure-native:authorization:RoleAssignment"
 FEDERATED_CREDENTIAL = "azure-native:managedidentity:FederatedIdentityCredential"
@@ -67,9 +67,11 @@ def federated_subject_problems(props: Any) -> list[str]:
         # Not set is not "the default": the rule needs exactly this audience (an absent key
         # used to pass this check).
         problems.append(f"the federated audiences are not set: use exactly [{FEDERATION_AUDIENCE!r}]")
-    audiences_known = is_list(audiences) and all(isinstance(a, str) and not is_unknown(a) for a in audiences)
-    if audiences_known and list(audiences) != [FEDERATION_AUDIENCE]:
-        problems.append(f"the federated audiences are {list(audiences)!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
+    # elements(): an audience the preview does not know yet is UNKNOWN, not an error.
+    listed = elements(audiences)
+    audiences_known = is_list(audiences) and all(isinstance(a, str) and not is_unknown(a) for a in listed)
+    if audiences_known and listed != [FEDERATION_AUDIENCE]:
+        problems.append(f"the federated audiences are {listed!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
     return problems
 
 
