@@ -1943,16 +1943,10 @@ def _eks_cidrs(resource: Any) -> dict[str, str]:
     return _cidrs_of(cluster, "cluster", ("vpc_cidr",))
 
 
-# Read defensively: the AKS network's fields (cluster.network) may be absent or renamed.
-AKS_CIDR_FIELDS = (
-    "address_space",
-    "address_prefixes",
-    "node_subnet_cidr",
-    "subnet_cidr",
-    "node_cidr",
-    "pod_cidr",
-    "service_cidr",
-)
+# The AKS network's ranges (cluster.network). The node subnet is inside addressSpace (a rule
+# of its own), so addressSpace stands for both; the service range must not be used by any
+# network connected to the VNet either (AKS networking docs), peered ones included.
+AKS_CIDR_FIELDS = ("address_space", "pod_cidr", "service_cidr")
 
 
 def _aks_cidrs(resource: Any) -> dict[str, str]:

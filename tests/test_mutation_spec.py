@@ -108,3 +108,40 @@ def test_without_a_gpu_machine_or_a_close_name_the_messages_say_nothing_more() -
         "resources[0].cluster.nodePools[0].instanceType (default): 'qqqqqq' is not a known Azure instance type "
         "(components/instance_types.py); or give the node's size as `shape: {cpu, memoryGb, gpus}`"
     ]
+
+
+# --- peering: the ranges an AKS network uses (make mutate found no test reading them) --------
+
+
+def test_an_aks_network_brings_its_address_space_pod_and_service_ranges() -> None:
+    from components.spec import network_cidrs
+
+    cloud = stack_values("example")["anyscale-cloud:cloud"]
+    resources = example_resources()
+    assert network_cidrs(load_spec(cloud, resources).resources[0]) == {}  # no network of its own: unknown
+    resources[0]["cluster"]["network"] = {"addressSpace": "10.10.0.0/16", "nodeSubnet": "10.10.1.0/24"}
+    # The pod and service ranges are the spec's defaults, which are AKS's own (kubenet/overlay
+    # pods 10.244.0.0/16, services 10.0.0.0/16).
+    assert network_cidrs(load_spec(cloud, resources).resources[0]) == {
+        "cluster.network.addressSpace": "10.10.0.0/16",
+        "cluster.network.podCidr": "10.244.0.0/16",
+        "cluster.network.serviceCidr": "10.0.0.0/16",
+    }
+
+
+def test_an_aks_network_peered_with_an_overlapping_vpc_is_refused() -> None:
+    resources = example_resources()
+    resources[0]["cluster"]["network"] = {
+        "addressSpace": "10.10.0.0/16",
+        "nodeSubnet": "10.10.1.0/24",
+        "serviceCidr": "10.20.0.0/16",
+        "dnsServiceIp": "10.20.0.10",
+    }
+    resources[0]["peeredWith"] = ["aws-usw2"]
+    resources[1].setdefault("cluster", {})["vpcCidr"] = "10.10.128.0/17"
+    assert problems(resources) == [
+        "resources[0].peeredWith[0] (default): cluster.network.addressSpace 10.10.0.0/16 overlaps aws-usw2's "
+        "cluster.vpcCidr 10.10.128.0/17: peered networks need distinct address ranges; change one of them"
+    ]
+    resources[1]["cluster"]["vpcCidr"] = "10.30.0.0/16"
+    load_spec(stack_values("example")["anyscale-cloud:cloud"], resources)  # distinct ranges: accepted
