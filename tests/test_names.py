@@ -13,7 +13,7 @@ import pytest
 
 from components import names
 from components.spec import SpecError, load_spec
-from preflight.runtime import run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -237,13 +237,12 @@ def test_reserved_bucket_name_parts_are_avoided_or_refused() -> None:
     assert gcp_display_name("ml", "gcp") == "Anyscale operator (ml/gcp)"
 
 
-def test_iam_role_autonames_stay_within_64_characters() -> None:
+def test_iam_role_autonames_stay_within_64_characters(example_plan: Plan) -> None:
     # IAM caps role names at 64; Pulumi appends "-" and 7 random characters to the logical name.
     from components.names import aws_role_logical_names
 
     values = stack_values("example")
-    plan = run_program("roles", values)
-    roles = sorted(r["name"] for r in plan.resources if r["type"] == "aws:iam/role:Role")
+    roles = sorted(r["name"] for r in example_plan.resources if r["type"] == "aws:iam/role:Role")
     assert roles == sorted(aws_role_logical_names("aws-usw2"))
     long_name = "a" * 44  # 44 + len("-cluster-role") + 8 = 65
     values["anyscale-cloud:resources"][1]["name"] = long_name
