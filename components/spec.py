@@ -1947,15 +1947,16 @@ def _eks_cidrs(resource: Any) -> dict[str, str]:
 
 
 # The AKS network's ranges (cluster.network). The node subnet is inside addressSpace (a rule
-# of its own), so addressSpace stands for both; the service range must not be used by any
-# network connected to the VNet either (AKS networking docs), peered ones included.
+# of its own), so addressSpace stands for both; the pod range (Azure CNI Overlay, which both
+# data planes use here) and the service range must not overlap a peered network either
+# (Microsoft Learn, "Azure CNI Overlay" IP planning). Without cluster.network, or with
+# existingSubnetId, the VNet's own range is not known here and is not compared.
 AKS_CIDR_FIELDS = ("address_space", "pod_cidr", "service_cidr")
 
 
 def _aks_cidrs(resource: Any) -> dict[str, str]:
     network = getattr(resource.cluster, "network", None)
-    found = _cidrs_of(network, "cluster.network", AKS_CIDR_FIELDS) if isinstance(network, BaseModel) else {}
-    return found | _cidrs_of(resource.cluster, "cluster", ("pod_cidr", "service_cidr"))
+    return _cidrs_of(network, "cluster.network", AKS_CIDR_FIELDS) if isinstance(network, BaseModel) else {}
 
 
 CIDR_READERS = {"GCP": _gke_cidrs, "AWS": _eks_cidrs, "Azure": _aks_cidrs}

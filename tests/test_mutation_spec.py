@@ -118,7 +118,9 @@ def test_an_aks_network_brings_its_address_space_pod_and_service_ranges() -> Non
 
     cloud = stack_values("example")["anyscale-cloud:cloud"]
     resources = example_resources()
-    assert network_cidrs(load_spec(cloud, resources).resources[0]) == {}  # no network of its own: unknown
+    # No cluster.network: AKS makes its own VNet and the program knows none of its ranges, so
+    # peering is not checked for it (a known gap: README, config reference, `peeredWith`).
+    assert network_cidrs(load_spec(cloud, resources).resources[0]) == {}
     resources[0]["cluster"]["network"] = {"addressSpace": "10.10.0.0/16", "nodeSubnet": "10.10.1.0/24"}
     # The pod and service ranges are the spec's defaults, which are AKS's own (kubenet/overlay
     # pods 10.244.0.0/16, services 10.0.0.0/16).

@@ -67,10 +67,11 @@ def federated_subject_problems(props: Any) -> list[str]:
         # Not set is not "the default": the rule needs exactly this audience (an absent key
         # used to pass this check).
         problems.append(f"the federated audiences are not set: use exactly [{FEDERATION_AUDIENCE!r}]")
-    # elements(): an audience the preview does not know yet is UNKNOWN, not an error.
+    # elements(): an audience the preview does not know yet is UNKNOWN, not an error. A list of
+    # another length, or a known audience that is not the one, is wrong whatever the rest is.
     listed = elements(audiences)
-    audiences_known = is_list(audiences) and all(isinstance(a, str) and not is_unknown(a) for a in listed)
-    if audiences_known and listed != [FEDERATION_AUDIENCE]:
+    known = [a for a in listed if a is not UNKNOWN and not is_unknown(a)]
+    if is_list(audiences) and (len(listed) != 1 or any(a != FEDERATION_AUDIENCE for a in known)):
         problems.append(f"the federated audiences are {listed!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
     return problems
 
