@@ -195,3 +195,69 @@ def test_an_access_entry_belongs_to_the_cluster_it_depends_on_or_names() -> None
     assert eks._may_belong(entry(props={"type": "STANDARD", "clusterName": "other-eks"}), cluster) is False
     assert eks._may_belong(entry(props={"type": "EC2_LINUX", "clusterName": "ml-eks"}), cluster) is False
     assert eks._may_belong(entry(dependencies=None, property_dependencies=None), cluster) is False
+
+
+# --- third round: storage, GKE and list separators -------------------------------------------
+
+storage = runner.pack_module("rules.storage")
+NO_SSE = (
+    "has no default encryption rule: add one with apply_server_side_encryption_by_default sse_algorithm AES256 or "
+    "aws:kms or aws:kms:dsse"
+)
+
+
+def test_a_buckets_inline_encryption_rule_is_checked_with_its_acl() -> None:
+    sse = {"serverSideEncryptionConfiguration": {"rule": {"applyServerSideEncryptionByDefault": {}}}}
+    public = "acl is 'public-read': the bucket must be private; remove the canned ACL"
+    assert storage.s3_bucket_problems({"acl": "public-read", **sse}) == [public, NO_SSE]
+    kms = {"rule": {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "aws:kms"}}}
+    assert storage.s3_bucket_problems({"acl": "private", "serverSideEncryptionConfiguration": kms}) == []
+    assert storage.s3_bucket_problems({}) == []  # no inline rule: the separate resource is checked instead
+    assert storage.s3_acl_problems({"acl": ["public-read"]}) == []  # not a canned ACL string: nothing to name
+
+
+def test_encryption_rules_as_a_list_need_one_with_an_algorithm() -> None:
+    none = {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "none"}}
+    aes = {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "AES256"}}
+    assert storage.s3_encryption_problems([none]) == [NO_SSE]
+    assert storage.s3_encryption_problems([none, aes]) == []
+
+
+def test_the_default_network_message_in_full() -> None:
+    message = (
+        "runs on the project's `default` VPC: it may be absent (organisation policy "
+        "compute.skipDefaultNetworkCreation) and its firewall rules open SSH and RDP to the internet; leave "
+        "cluster.network unset (the program creates a VPC) or name a network of your own"
+    )
+    assert gke.default_network_problems({}) == [message]
+    assert gke.default_network_problems({"network": "default"}) == [message]
+    assert gke.default_network_problems({"network": "${net.id}"}) == []  # not known yet
+    assert gke.default_network_problems({"network": "ml-vpc"}) == []
+
+
+def test_gcs_cors_names_every_origin_and_checks_every_rule() -> None:
+    good = {"origins": ["https://a"], "responseHeaders": ["*"]}
+    bad = {"origins": ["https://console.azure.anyscale.com", "https://b"], "responseHeaders": ["Content-Range"]}
+    assert gke.gcs_cors_header_problems({"cors": [good, bad]}) == [
+        "the CORS rule for https://console.azure.anyscale.com, https://b lists responseHeaders ['Content-Range']: on GCS "
+        "this list is also the request headers a preflight may ask for, so the console's PUT (Content-Type) and ranged "
+        "reads (Range) fail their preflight; set responseHeaders to ['*']"
+    ]
+
+
+def test_wildcard_actions_and_broad_managed_policies_are_all_named() -> None:
+    import json
+
+    tail = (
+        "every action of the service (or of AWS); list the actions the job needs (the operator's S3 policy lists ten)"
+    )
+    doc = {"Statement": [{"Effect": "Allow", "Action": ["s3:*", "iam:*"], "Resource": "*"}]}
+    assert aws_iam.wildcard_problems(doc, "the policy") == [f"the policy allows 'iam:*', 's3:*': {tail}"]
+    statement = {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::111122223333:role/r"}, "Action": "s3:*"}
+    bucket = {"policy": json.dumps({"Statement": [statement]})}
+    assert aws_iam.bucket_policy_problems(bucket) == [f"the bucket policy allows 's3:*': {tail}"]
+    admin, iam = "arn:aws:iam::aws:policy/AdministratorAccess", "arn:aws:iam::aws:policy/IAMFullAccess"
+    assert aws_iam.managed_policy_problems([admin, iam]) == [
+        f"attaches {admin}, {iam}: full control of the account (or of IAM) for a workload identity; attach a policy "
+        "with the actions it needs"
+    ]
