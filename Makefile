@@ -96,6 +96,7 @@ bench: $(STAMP)
 # the project (mutants/, rebuilt on every run) and runs the tests selected in pyproject.toml
 # [tool.mutmut] that call each mutated function. `make mutate MUTANTS='components.registration*'`
 # runs a subset (mutmut's mutant-name globs). The score per module: scripts/mutation_score.py.
+# tests/mutmut_plan_cache.py and tests/mutmut_pack_alias.py are pytest plugins for this only.
 MUTANTS ?=
 MUTATE_STAMP := $(VENV)/.mutate-installed
 $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
