@@ -261,3 +261,68 @@ def test_wildcard_actions_and_broad_managed_policies_are_all_named() -> None:
         f"attaches {admin}, {iam}: full control of the account (or of IAM) for a workload identity; attach a policy "
         "with the actions it needs"
     ]
+
+
+# --- fourth round: GKE clusters' own pools, duplicate registration names ---------------------
+
+stack = runner.pack_module("rules.stack")
+DEFAULT_SA = "123456789012-compute@developer.gserviceaccount.com"
+OWN_SA = "nodes@my-project.iam.gserviceaccount.com"
+
+
+def on_default(where: str) -> str:
+    return (
+        f"{where} run as the Compute Engine default service account (Editor on the project in many projects): "
+        "a compromised node gets all of it; give nodeConfig.serviceAccount a service account of their own"
+    )
+
+
+def test_a_gke_clusters_default_and_inline_pools_need_their_own_account() -> None:
+    cluster = "gcp:container/cluster:Cluster"
+    # The default pool is removed and its config is absent: nothing runs as the default account.
+    assert gke.node_account_problems(cluster, {"removeDefaultNodePool": True}) == []
+    # Kept (removeDefaultNodePool unset): its nodes use nodeConfig's account, the default one here.
+    assert gke.node_account_problems(cluster, {}) == [on_default("the default pool's nodes")]
+    # Removed, but created first with nodeConfig's account.
+    removed = {"removeDefaultNodePool": True, "nodeConfig": {"serviceAccount": DEFAULT_SA}}
+    assert gke.node_account_problems(cluster, removed) == [on_default("the default pool's nodes")]
+    inline = {
+        "removeDefaultNodePool": True,
+        "nodePools": [{"nodeConfig": {"serviceAccount": OWN_SA}}, {"nodeConfig": {"serviceAccount": "default"}}],
+    }
+    assert gke.node_account_problems(cluster, inline) == [on_default("the inline pool's nodes")]
+    assert gke.node_account_problems("gcp:compute/network:Network", {}) == []
+
+
+def registration(urn: str, name: Any, cloud: Any = "/clouds/ml") -> SimpleNamespace:
+    return SimpleNamespace(
+        urn=urn, name=urn.rsplit("::", 1)[-1], props={"resourceName": name, "parentResourcePath": cloud}
+    )
+
+
+def test_registration_names_collide_per_cloud_and_regardless_of_case() -> None:
+    a = registration("urn::a-registration", "default")
+    b = registration("urn::b-registration", "Default", "/clouds/ML")  # the same cloud: paths fold too
+    c = registration("urn::c-registration", "default", "/clouds/other")  # another cloud: no collision
+    d = registration("urn::d-registration", "default")
+    assert stack._duplicates([a, b, c, d]) == [
+        (
+            "urn::b-registration",
+            "registration name 'Default' equals 'default' (a-registration) but for case: Azure resource names are "
+            "case-insensitive, so they collide (HTTP 409); rename one of them",
+        ),
+        (
+            "urn::d-registration",
+            "registration name 'default' is already used by a-registration: names are unique within the cloud (the "
+            "platform answers HTTP 409); rename one of them",
+        ),
+    ]
+    unnamed = SimpleNamespace(urn="urn::x", name="x-registration", props={"parentResourcePath": "/clouds/ml"})
+    # Without resourceName the logical name stands in.
+    assert stack._duplicates([unnamed, registration("urn::y", "x-registration")]) == [
+        (
+            "urn::y",
+            "registration name 'x-registration' is already used by x-registration: names are unique within the "
+            "cloud (the platform answers HTTP 409); rename one of them",
+        )
+    ]
