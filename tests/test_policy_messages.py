@@ -39,6 +39,7 @@ from preflight import policy as runner
 from preflight.policy import UNKNOWN
 from preflight.runtime import Plan, run_program
 from tests.test_policy import PLANTED
+from tests.test_policy import multicloud as multicloud_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "policy"
@@ -53,10 +54,7 @@ def label(record: dict[str, Any]) -> str:
 
 
 def multicloud(dev_plan: Plan) -> list[dict[str, Any]]:
-    records = copy.deepcopy(dev_plan.to_json()["resources"])
-    for name in ("aws", "gcp", "generic"):
-        records += json.loads((FIXTURES / f"{name}.json").read_text())["resources"]
-    return records
+    return multicloud_plan(dev_plan)["resources"]
 
 
 def faults(value: Any) -> list[Any]:
