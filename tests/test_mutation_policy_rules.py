@@ -326,3 +326,37 @@ def test_registration_names_collide_per_cloud_and_regardless_of_case() -> None:
             "cloud (the platform answers HTTP 409); rename one of them",
         )
     ]
+
+
+# --- GCS access-control resources: legacy ACLs that make a bucket public ----------------------
+
+gcp_iam = runner.pack_module("rules.gcp_iam")
+
+
+def public_bucket(*members: str) -> list[str]:
+    return [
+        f"grants the bucket to {', '.join(members)}: anyone (with any Google account) could read users' logs and "
+        "snapshots; grant the operator's service account only"
+    ]
+
+
+def test_legacy_bucket_acls_granting_all_users_are_refused() -> None:
+    # Entities as the GCS JSON API spells them (allUsers, allAuthenticatedUsers, user-<email>);
+    # a BucketACL's roleEntities are "<ROLE>:<entity>".
+    control = "gcp:storage/bucketAccessControl:BucketAccessControl"
+    assert gcp_iam.bucket_public_problems(control, {"entity": "allUsers", "role": "READER"}) == public_bucket(
+        "allUsers"
+    )
+    assert gcp_iam.bucket_public_problems(control, {"entity": "user-ops@example.com", "role": "READER"}) == []
+    default_object = "gcp:storage/defaultObjectAccessControl:DefaultObjectAccessControl"
+    assert gcp_iam.bucket_public_problems(default_object, {"entity": "allAuthenticatedUsers"}) == public_bucket(
+        "allAuthenticatedUsers"
+    )
+    acl = "gcp:storage/bucketACL:BucketACL"
+    entities = ["OWNER:user-ops@example.com", "READER:allUsers", "READER:allAuthenticatedUsers"]
+    assert gcp_iam.bucket_public_problems(acl, {"roleEntities": entities}) == public_bucket(
+        "allAuthenticatedUsers", "allUsers"
+    )
+    assert gcp_iam.bucket_public_problems(acl, {"roleEntities": ["allUsers"]}) == public_bucket("allUsers")
+    # The same entity on a resource type that is no ACL is not read as one.
+    assert gcp_iam.bucket_public_problems("gcp:storage/bucket:Bucket", {"entity": "allUsers"}) == []
