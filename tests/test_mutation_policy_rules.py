@@ -360,3 +360,34 @@ def test_legacy_bucket_acls_granting_all_users_are_refused() -> None:
     assert gcp_iam.bucket_public_problems(acl, {"roleEntities": ["allUsers"]}) == public_bucket("allUsers")
     # The same entity on a resource type that is no ACL is not read as one.
     assert gcp_iam.bucket_public_problems("gcp:storage/bucket:Bucket", {"entity": "allUsers"}) == []
+
+
+# --- the options a policy sees from a recorded plan ------------------------------------------
+
+options = runner.pack_module("rules.options")
+
+
+def test_plan_options_carry_every_field_and_only_plans_answer_offline_options() -> None:
+    from pulumi_policy import PolicyCustomTimeouts, PolicyResourceOptions
+
+    opts = options.PlanResourceOptions(
+        protect=True,
+        ignore_changes=["tags"],
+        delete_before_replace=True,
+        additional_secret_outputs=["kubeConfig"],
+        parent="urn:parent",
+        replace_on_changes=["properties"],
+        retain_on_delete=True,
+        deleted_with="urn:cluster",
+    )
+    seen = (opts.protect, opts.ignore_changes, opts.delete_before_replace, opts.aliases)
+    assert seen == (True, ["tags"], True, [])
+    assert (opts.additional_secret_outputs, opts.parent) == (["kubeConfig"], "urn:parent")
+    timeouts = opts.custom_timeouts
+    assert (timeouts.create_seconds, timeouts.update_seconds, timeouts.delete_seconds) == (0, 0, 0)
+    assert options.offline_option(opts, "replace_on_changes") == ["properties"]
+    assert options.offline_option(opts, "retain_on_delete") is True
+    assert options.offline_option(opts, "deleted_with") == "urn:cluster"
+    assert options.offline_option(opts, "no_such_option") is None
+    engine = PolicyResourceOptions(True, [], False, [], PolicyCustomTimeouts(0, 0, 0), [], None)
+    assert options.offline_option(engine, "protect") is None  # under a real engine: never read
