@@ -10,6 +10,7 @@ them (`rules.x`, policy/ on sys.path), through preflight's runner; resource type
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -94,8 +95,6 @@ OPERATOR_SA = "system:serviceaccount:anyscale-operator:anyscale-operator"
 
 
 def policy(*statements: dict[str, Any]) -> dict[str, str]:
-    import json
-
     return {"policy": json.dumps({"Version": "2012-10-17", "Statement": list(statements)})}
 
 
@@ -112,8 +111,6 @@ def test_a_public_statement_without_actions_is_reported_as_access() -> None:
 
 
 def trust(*statements: dict[str, Any]) -> list[str]:
-    import json
-
     doc = {"Version": "2012-10-17", "Statement": list(statements)}
     return aws_iam.trust_problems({"assumeRolePolicy": json.dumps(doc)})
 
@@ -166,11 +163,15 @@ def test_a_tls_only_statement_is_found_after_others_and_only_when_it_is_one() ->
     assert eks.denies_insecure_transport({"Statement": [tls_statement(Condition={"Bool": {}})]}) is False
 
 
-def test_a_node_pool_with_its_own_service_account_passes() -> None:
-    default = (
-        "the pool's nodes run as the Compute Engine default service account (Editor on the project in many "
-        "projects): a compromised node gets all of it; give nodeConfig.serviceAccount a service account of their own"
+def on_default(where: str) -> str:
+    return (
+        f"{where} run as the Compute Engine default service account (Editor on the project in many projects): "
+        "a compromised node gets all of it; give nodeConfig.serviceAccount a service account of their own"
     )
+
+
+def test_a_node_pool_with_its_own_service_account_passes() -> None:
+    default = on_default("the pool's nodes")
     pool = "gcp:container/nodePool:NodePool"
     own = {"nodeConfig": {"serviceAccount": "anyscale-nodes@my-project.iam.gserviceaccount.com"}}
     assert gke.node_account_problems(pool, own) == []
@@ -246,8 +247,6 @@ def test_gcs_cors_names_every_origin_and_checks_every_rule() -> None:
 
 
 def test_wildcard_actions_and_broad_managed_policies_are_all_named() -> None:
-    import json
-
     tail = (
         "every action of the service (or of AWS); list the actions the job needs (the operator's S3 policy lists ten)"
     )
@@ -268,13 +267,6 @@ def test_wildcard_actions_and_broad_managed_policies_are_all_named() -> None:
 stack = runner.pack_module("rules.stack")
 DEFAULT_SA = "123456789012-compute@developer.gserviceaccount.com"
 OWN_SA = "nodes@my-project.iam.gserviceaccount.com"
-
-
-def on_default(where: str) -> str:
-    return (
-        f"{where} run as the Compute Engine default service account (Editor on the project in many projects): "
-        "a compromised node gets all of it; give nodeConfig.serviceAccount a service account of their own"
-    )
 
 
 def test_a_gke_clusters_default_and_inline_pools_need_their_own_account() -> None:
