@@ -15,6 +15,10 @@ STACK ?= example
 JOBS ?= 2
 INSTALLER ?= auto
 UV_HOME := .uv
+# This machine (and CI's) sets PYTHONDONTWRITEBYTECODE=1: every process would then compile
+# the provider SDKs from source again (pulumi_kubernetes and pulumi_azure_native alone take
+# seconds a process). Python writes each module's bytecode on its first import instead.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: plan test lint fmt typecheck-sdk validate venv lock uv clean bench mutate
 
