@@ -97,11 +97,16 @@ bench: $(STAMP)
 # Mutation testing (issue #22; README "Mutation testing"), never part of `make test`: mutmut
 # (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)
 # mutates components/spec.py, registration.py, addons.py and policy/rules/*.py in a copy of
-# the project (mutants/, rebuilt on every run) and runs the tests selected in pyproject.toml
-# [tool.mutmut] that call each mutated function. `make mutate MUTANTS='components.registration*'`
-# runs a subset (mutmut's mutant-name globs). The score per module: scripts/mutation_score.py.
-# tests/mutmut_plan_cache.py and tests/mutmut_pack_alias.py are pytest plugins for this only.
+# the project (mutants/) and runs the tests selected in pyproject.toml [tool.mutmut] that
+# call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
+# mutants of functions that changed since (mutmut's per-function hashes) and adds the stats
+# of new tests. FRESH=1 starts over (every mutant; the cold run, README for its time).
+# `make mutate MUTANTS='components.registration*'` runs a subset (mutmut's mutant-name globs),
+# checked again even when their functions did not change. The score per module:
+# scripts/mutation_score.py. tests/mutmut_plan_cache.py and tests/mutmut_pack_alias.py are
+# pytest plugins for this only.
 MUTANTS ?=
+FRESH ?=
 MUTATE_STAMP := $(VENV)/.mutate-installed
 $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
 	@set -e; \
@@ -112,8 +117,14 @@ $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
 	fi
 	@touch $(MUTATE_STAMP)
 
+# mutmut copies a file it does not mutate only when its copy is missing: the copies of
+# those (every file without a .meta beside it) are removed, so that a kept mutants/ runs
+# today's code around the mutants.
 mutate: $(MUTATE_STAMP)
-	rm -rf mutants
+	$(if $(FRESH),rm -rf mutants,@if [ -d mutants ]; then \
+	  find mutants/components mutants/preflight mutants/policy mutants/__main__.py -type f \
+	    ! -name '*.meta' ! -name '*.spans' ! -path '*/plan-cache/*' 2>/dev/null | \
+	  while read -r f; do [ -e "$$f.meta" ] || rm -f "$$f"; done; fi)
 	@set -ef; start=$$(date +%s); \
 	$(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
 	$(PY) scripts/mutation_score.py; \

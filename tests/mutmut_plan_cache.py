@@ -17,22 +17,36 @@ what its tests cost, not what the program costs, without changing what any test 
    goes through (preflight.runtime, its mocks, pulumi.runtime) is not what it was when this
    plugin loaded (a spy set by hand or with unittest.mock). Plans are keyed by the arguments
    and by a digest of the program's code in mutants/, so a stale cache is never replayed.
-2. A mutant's tests run fastest first: mutmut's fork server passes them in set order, so a
-   mutant that a 0.1 s test kills could first sit through a 20 s one. Test files are ordered
-   by their fastest test (recorded in the stats run), tests within a file by duration; files
+   A mutant of a function the program calls only while it reads its config (`load_spec` and
+   `advisories`: most of spec.py) is checked first on that step alone: the stats run keeps the
+   arguments `load_spec` got and what it and `advisories` returned (pickled), and the mutant's
+   run calls both again under the mutant. When both return the same bytes (or raise the same
+   error), the rest of the program gets the same spec and runs none of the mutated code, so the
+   plan is the recorded one; otherwise the program runs for real.
+2. A mutant's tests run fastest first, the golden plans before all others (they compare every
+   resource of three stacks, so they kill most mutants the program reaches in a second or two,
+   where the tests before them took 30 s to pass). mutmut's fork server passes the tests in set
+   order, so a mutant that a 0.1 s test kills could first sit through a 20 s one. Test files
+   are ordered by their fastest test (recorded in the stats run), tests within a file by duration; files
    stay contiguous so a module fixture is still set up once (no test here has a parametrized
    module or session fixture, which a reorder within the file could set up twice).
-3. The fork server freezes its heap after collecting the tests (`gc.freeze()`): every mutant
+3. The fork server loads the modules the stats run's program runs loaded, then freezes its
+   heap after collecting the tests (`gc.freeze()`): every mutant
    is a fork of it, and pytest's `gc.collect()` at the end of each run would otherwise touch,
    and so copy, every page the server holds.
 """
 
 from __future__ import annotations
 
+import copy
 import gc
 import hashlib
+import importlib
 import json
+import os
 import pickle
+import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,10 +56,13 @@ import pulumi.runtime.mocks
 import pulumi.runtime.settings
 import pytest
 
+import components.spec
 import preflight.runtime
 
 CACHE = Path("plan-cache")  # relative to mutants/, where mutmut runs the tests
 STATS = Path("mutmut-stats.json")
+GOLDEN = "test_golden_plans.py"
+MODULES = CACHE / "modules.json"
 
 
 # A test with one of these sees more of a program run than the plan it returns.
@@ -130,17 +147,71 @@ def _key(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
+class _SpecStep:
+    """While the stats run records a program run: the mutated functions called inside
+    `load_spec`/`advisories` (kept apart from those the rest of the program calls) and the
+    arguments `load_spec` got."""
+
+    def __init__(self) -> None:
+        self.calls: set[str] = set()
+        self.arguments: list[tuple[Any, ...]] = []
+
+
+_step: _SpecStep | None = None
+
+
+def _spec_step(real: Callable[..., Any], keep_arguments: bool) -> Callable[..., Any]:
+    def spec_step(*args: Any, **kwargs: Any) -> Any:
+        step = _step
+        if step is None:
+            return real(*args, **kwargs)
+        from mutmut.state import state
+
+        program_calls = state()._stats
+        state()._stats = set()
+        try:
+            if keep_arguments:
+                step.arguments.append(copy.deepcopy((args, kwargs)))
+            return real(*args, **kwargs)
+        finally:
+            step.calls |= state()._stats
+            state()._stats = program_calls
+
+    spec_step.__doc__ = real.__doc__
+    return spec_step
+
+
+def _spec_outcome(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
+    """What the config step makes of these arguments, as bytes: the spec and its advisories,
+    or the error it raises. Anything that cannot be pickled compares unequal (a real run)."""
+    try:
+        spec = components.spec.load_spec(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+        outcome: Any = (spec, [str(advisory) for advisory in components.spec.advisories(spec)])
+    except Exception as error:  # the error is the outcome
+        outcome = (type(error).__name__, str(error))
+    try:
+        return pickle.dumps(outcome)
+    except Exception:  # not picklable: never equal
+        return os.urandom(16)
+
+
 def _recorded(real: Callable[..., Any], key: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The stats run: run the program, keep its plan and the mutated functions it called."""
+    """The stats run: run the program, keep its plan, the mutated functions it called (those
+    of the config step apart) and what the config step made."""
+    global _step
     from mutmut.state import state
 
     outer = state()._stats
     state()._stats = set()
+    _step = _SpecStep()
+    step = _step
     try:
         plan = real(*args, **kwargs)
-        called = sorted(state()._stats)
+        called = sorted(state()._stats | step.calls)
+        rest = sorted(state()._stats)
     finally:
-        outer |= state()._stats
+        _step = None
+        outer |= state()._stats | step.calls
         state()._stats = outer
     CACHE.mkdir(exist_ok=True)
     try:
@@ -148,6 +219,17 @@ def _recorded(real: Callable[..., Any], key: str, args: tuple[Any, ...], kwargs:
     except (pickle.PicklingError, TypeError, AttributeError):
         return plan
     (CACHE / f"{key}.json").write_text(json.dumps(called), encoding="utf-8")
+    if len(step.arguments) == 1:  # one config step, then the rest of the program
+        (CACHE / f"{key}.spec.pickle").write_bytes(
+            pickle.dumps(
+                {
+                    "arguments": step.arguments[0],
+                    "outcome": _spec_outcome(*step.arguments[0]),
+                    "step": sorted(step.calls),
+                    "rest": rest,
+                }
+            )
+        )
     return plan
 
 
@@ -159,9 +241,29 @@ def _replayable(key: str, mutant: str) -> bool:
         return False
     if mutant == "":  # mutmut's clean run: the unmutated code, as in the stats run
         return True
-    return "__mutmut_" in mutant and mangled_name_from_mutant_name(mutant) not in json.loads(
-        calls.read_text(encoding="utf-8")
-    )
+    if "__mutmut_" not in mutant:
+        return False
+    function = mangled_name_from_mutant_name(mutant)
+    if function not in json.loads(calls.read_text(encoding="utf-8")):
+        return True
+    return _same_spec(key, function)
+
+
+_same_spec_by_key: dict[str, bool] = {}
+
+
+def _same_spec(key: str, function: str) -> bool:
+    """The mutant's function runs only in the config step, and under the mutant that step
+    makes the same spec and advisories (or the same error) from the recorded arguments."""
+    if key not in _same_spec_by_key:
+        path = CACHE / f"{key}.spec.pickle"
+        same = False
+        if path.exists():
+            recorded = pickle.loads(path.read_bytes())
+            if function in recorded["step"] and function not in recorded["rest"]:
+                same = _spec_outcome(*recorded["arguments"]) == recorded["outcome"]
+        _same_spec_by_key[key] = same
+    return _same_spec_by_key[key]
 
 
 def _caching(real: Callable[..., Any]) -> Callable[..., Any]:
@@ -180,8 +282,11 @@ def _caching(real: Callable[..., Any]) -> Callable[..., Any]:
     return run_program
 
 
-# Before any test module does `from preflight.runtime import run_program`.
+# Before any test module does `from preflight.runtime import run_program` (or imports
+# load_spec: outside a recorded program run the wrappers only pass the call on).
 preflight.runtime.run_program = _caching(preflight.runtime.run_program)  # type: ignore[assignment]
+components.spec.load_spec = _spec_step(components.spec.load_spec, keep_arguments=True)  # type: ignore[assignment]
+components.spec.advisories = _spec_step(components.spec.advisories, keep_arguments=False)  # type: ignore[assignment]
 _UNPATCHED = _seams()
 
 
@@ -198,10 +303,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         path = str(item.path)
         fastest[path] = min(fastest.get(path, duration(item)), duration(item))
-    items.sort(key=lambda item: (fastest[str(item.path)], str(item.path), duration(item)))
+    items.sort(key=lambda item: (item.path.name != GOLDEN, fastest[str(item.path)], str(item.path), duration(item)))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _mutant() == "stats":  # the modules a program run loaded, for the fork server's warm-up
+        CACHE.mkdir(exist_ok=True)
+        loaded = [n for n, m in list(sys.modules.items()) if type(m) is types.ModuleType and not n.startswith("_")]
+        MODULES.write_text(json.dumps(sorted(loaded)), encoding="utf-8")
+
+
+def _warm_up() -> None:
+    """Load in the fork server what the stats run's program runs loaded. Each mutant is a fork
+    of it: otherwise every mutant would load the provider SDKs' modules again on its first
+    program run (pulumi_kubernetes and pulumi_azure_native load them lazily, 2-7 s of each
+    mutant's run). Parents before children: a lazy package loads its own submodules."""
+    if not MODULES.exists():
+        return
+    for name in sorted(json.loads(MODULES.read_text(encoding="utf-8")), key=lambda n: (n.count("."), n)):
+        module = sys.modules.get(name)
+        try:
+            if module is None:
+                importlib.import_module(name)
+            elif type(module) is not types.ModuleType:  # pulumi's lazy module: any attribute loads it
+                getattr(module, "_loaded", None)
+        except Exception:  # a module that only loads in some context: the mutant loads it then
+            continue
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly:  # the fork server's warm-up (and mutmut's listing)
+        if _mutant() not in {"stats", "list_all_tests"}:
+            _warm_up()
         gc.collect()
         gc.freeze()
