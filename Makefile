@@ -99,12 +99,13 @@ bench: $(STAMP)
 # mutates components/spec.py, registration.py, addons.py and policy/rules/*.py in a copy of
 # the project (mutants/) and runs the tests selected in pyproject.toml [tool.mutmut] that
 # call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
-# mutants of functions that changed since (mutmut's per-function hashes) and adds the stats
-# of new tests. FRESH=1 starts over (every mutant; the cold run, README for its time).
-# `make mutate MUTANTS='components.registration*'` runs a subset (mutmut's mutant-name globs),
-# checked again even when their functions did not change. The score per module:
-# scripts/mutation_score.py. tests/mutmut_plan_cache.py and tests/mutmut_pack_alias.py are
-# pytest plugins for this only.
+# mutants of the functions that changed since (mutmut's per-function hashes). It starts
+# over (every mutant: the cold run) with FRESH=1, and by itself when anything else changed
+# (tests, stacks, locks, code it does not mutate: scripts/mutation_inputs.py), since mutmut
+# would keep those verdicts. `make mutate MUTANTS='components.registration*'` re-tests the
+# mutants named (mutmut's globs) against today's tests and keeps the other verdicts.
+# The score per module: scripts/mutation_score.py. tests/mutmut_plan_cache.py and
+# tests/mutmut_pack_alias.py are pytest plugins for this only.
 MUTANTS ?=
 FRESH ?=
 MUTATE_STAMP := $(VENV)/.mutate-installed
@@ -117,16 +118,23 @@ $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
 	fi
 	@touch $(MUTATE_STAMP)
 
-# mutmut copies a file it does not mutate only when its copy is missing: the copies of
-# those (every file without a .meta beside it) are removed, so that a kept mutants/ runs
-# today's code around the mutants.
+# PYTHONHASHSEED: the plugin compares pickled specs across runs (set order follows the seed).
+# mutmut copies tests/ and stacks/ over the old copies; removing them drops deleted ones.
+# The digest is kept before the run, so that an interrupted run resumes where it stopped.
 mutate: $(MUTATE_STAMP)
-	$(if $(FRESH),rm -rf mutants,@if [ -d mutants ]; then \
-	  find mutants/components mutants/preflight mutants/policy mutants/__main__.py -type f \
-	    ! -name '*.meta' ! -name '*.spans' ! -path '*/plan-cache/*' 2>/dev/null | \
-	  while read -r f; do [ -e "$$f.meta" ] || rm -f "$$f"; done; fi)
-	@set -ef; start=$$(date +%s); \
-	$(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
+	@set -ef; start=$$(date +%s); inputs=$$($(PY) scripts/mutation_inputs.py); current=yes; \
+	if [ -n "$(FRESH)" ] || [ ! -d mutants ]; then \
+	  rm -rf mutants; \
+	elif [ "$$(cat mutants/inputs.sha256 2>/dev/null)" != "$$inputs" ]; then \
+	  if [ -z "$(MUTANTS)" ]; then \
+	    echo "make mutate: tests, stacks, locks or code it does not mutate changed: starting over"; \
+	    rm -rf mutants; \
+	  else current=no; rm -rf mutants/tests mutants/stacks; fi; \
+	else \
+	  rm -rf mutants/tests mutants/stacks; \
+	fi; \
+	if [ $$current = yes ]; then mkdir -p mutants; echo "$$inputs" > mutants/inputs.sha256; fi; \
+	PYTHONHASHSEED=0 $(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
 	$(PY) scripts/mutation_score.py; \
 	echo "wall time: $$(( $$(date +%s) - start )) s"
 

@@ -16,24 +16,30 @@ what its tests cost, not what the program costs, without changing what any test 
    mode: it uses `monkeypatch` or captures what the run prints, or anything the program run
    goes through (preflight.runtime, its mocks, pulumi.runtime) is not what it was when this
    plugin loaded (a spy set by hand or with unittest.mock). Plans are keyed by the arguments
-   and by a digest of the program's code in mutants/, so a stale cache is never replayed.
+   and by a digest of the program's code in mutants/ and of the installed packages, so a
+   stale cache is never replayed.
    A mutant of a function the program calls only while it reads its config (`load_spec` and
    `advisories`: most of spec.py) is checked first on that step alone: the stats run keeps the
    arguments `load_spec` got and what it and `advisories` returned (pickled), and the mutant's
    run calls both again under the mutant. When both return the same bytes (or raise the same
    error), the rest of the program gets the same spec and runs none of the mutated code, so the
-   plan is the recorded one; otherwise the program runs for real.
-2. A mutant's tests run fastest first, the golden plans before all others (they compare every
-   resource of three stacks, so they kill most mutants the program reaches in a second or two,
-   where the tests before them took 30 s to pass). mutmut's fork server passes the tests in set
-   order, so a mutant that a 0.1 s test kills could first sit through a 20 s one. Test files
-   are ordered by their fastest test (recorded in the stats run), tests within a file by duration; files
+   plan is the recorded one; otherwise the program runs for real. (Bytes differ for equal
+   values only by chance of order, and then the program just runs: `make mutate` fixes
+   PYTHONHASHSEED so that a later run can still match what an earlier one recorded.)
+2. A mutant's tests run fastest first. mutmut's fork server passes them in set order, so a
+   mutant that a 0.1 s test kills could first sit through a 20 s one. Test files are ordered
+   by their fastest test (recorded in the stats run), tests within a file by duration; files
    stay contiguous so a module fixture is still set up once (no test here has a parametrized
-   module or session fixture, which a reorder within the file could set up twice).
-3. The fork server loads the modules the stats run's program runs loaded, then freezes its
-   heap after collecting the tests (`gc.freeze()`): every mutant
-   is a fork of it, and pytest's `gc.collect()` at the end of each run would otherwise touch,
-   and so copy, every page the server holds.
+   module or session fixture, which a reorder within the file could set up twice). For a
+   mutant of a function the program calls after its config step (addons.py, registration.py,
+   the spec's helpers the components use) the golden plans go first: they compare every
+   resource of three stacks, so they kill most such mutants in a second or two, where the
+   tests sorted before them took 30 s to pass.
+3. The fork server loads the modules the stats run's program runs loaded (the provider
+   SDKs load theirs lazily: 2-7 s of every mutant's first program run otherwise), then
+   freezes its heap after collecting the tests (`gc.freeze()`): every mutant is a fork of it,
+   and pytest's `gc.collect()` at the end of each run would otherwise touch, and so copy,
+   every page the server holds.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ import copy
 import gc
 import hashlib
 import importlib
+import importlib.metadata
 import json
 import os
 import pickle
@@ -63,6 +70,7 @@ CACHE = Path("plan-cache")  # relative to mutants/, where mutmut runs the tests
 STATS = Path("mutmut-stats.json")
 GOLDEN = "test_golden_plans.py"
 MODULES = CACHE / "modules.json"
+PROGRAM = CACHE / "program-functions.json"
 
 
 # A test with one of these sees more of a program run than the plan it returns.
@@ -129,6 +137,9 @@ def _code() -> str:
             ]
         ):
             digest.update(str(path).encode() + b"\0" + path.read_bytes())
+        # The installed packages too: a plan made by other provider SDKs is not today's.
+        for dist in sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()):
+            digest.update(dist.encode() + b"\0")
         _code_digest = digest.hexdigest()
     return _code_digest
 
@@ -158,6 +169,7 @@ class _SpecStep:
 
 
 _step: _SpecStep | None = None
+_program_functions: set[str] = set()  # called by a program run after its config step
 
 
 def _spec_step(real: Callable[..., Any], keep_arguments: bool) -> Callable[..., Any]:
@@ -209,6 +221,7 @@ def _recorded(real: Callable[..., Any], key: str, args: tuple[Any, ...], kwargs:
         plan = real(*args, **kwargs)
         called = sorted(state()._stats | step.calls)
         rest = sorted(state()._stats)
+        _program_functions.update(rest)
     finally:
         _step = None
         outer |= state()._stats | step.calls
@@ -249,21 +262,17 @@ def _replayable(key: str, mutant: str) -> bool:
     return _same_spec(key, function)
 
 
-_same_spec_by_key: dict[str, bool] = {}
-
-
 def _same_spec(key: str, function: str) -> bool:
     """The mutant's function runs only in the config step, and under the mutant that step
-    makes the same spec and advisories (or the same error) from the recorded arguments."""
-    if key not in _same_spec_by_key:
-        path = CACHE / f"{key}.spec.pickle"
-        same = False
-        if path.exists():
-            recorded = pickle.loads(path.read_bytes())
-            if function in recorded["step"] and function not in recorded["rest"]:
-                same = _spec_outcome(*recorded["arguments"]) == recorded["outcome"]
-        _same_spec_by_key[key] = same
-    return _same_spec_by_key[key]
+    makes the same spec and advisories (or the same error) from the recorded arguments.
+    Checked at every call (milliseconds): nothing carries over from an earlier one."""
+    path = CACHE / f"{key}.spec.pickle"
+    if not path.exists():
+        return False
+    recorded = pickle.loads(path.read_bytes())
+    if function not in recorded["step"] or function in recorded["rest"]:
+        return False
+    return bool(_spec_outcome(*recorded["arguments"]) == recorded["outcome"])
 
 
 def _caching(real: Callable[..., Any]) -> Callable[..., Any]:
@@ -303,14 +312,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         path = str(item.path)
         fastest[path] = min(fastest.get(path, duration(item)), duration(item))
-    items.sort(key=lambda item: (item.path.name != GOLDEN, fastest[str(item.path)], str(item.path), duration(item)))
+    # The golden plans first for a mutant of the program's own code; a mutant of the config
+    # step is usually killed faster by a spec test (milliseconds) than by a program run.
+    from mutmut.utils.format_utils import mangled_name_from_mutant_name
+
+    program = set(json.loads(PROGRAM.read_text(encoding="utf-8"))) if PROGRAM.exists() else set()
+    golden_first = mangled_name_from_mutant_name(_mutant()) in program
+    items.sort(
+        key=lambda item: (
+            not (golden_first and item.path.name == GOLDEN),
+            fastest[str(item.path)],
+            str(item.path),
+            duration(item),
+        )
+    )
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    if _mutant() == "stats":  # the modules a program run loaded, for the fork server's warm-up
-        CACHE.mkdir(exist_ok=True)
-        loaded = [n for n, m in list(sys.modules.items()) if type(m) is types.ModuleType and not n.startswith("_")]
-        MODULES.write_text(json.dumps(sorted(loaded)), encoding="utf-8")
+    if _mutant() != "stats":
+        return
+    # The modules the program runs loaded, for the fork server's warm-up, and the functions
+    # the program calls after its config step (merged: a later stats run may cover only new tests).
+    CACHE.mkdir(exist_ok=True)
+    loaded = {n for n, m in list(sys.modules.items()) if type(m) is types.ModuleType and not n.startswith("_")}
+    for path, names in ((MODULES, loaded), (PROGRAM, _program_functions)):
+        known = set(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else set()
+        path.write_text(json.dumps(sorted(known | names)), encoding="utf-8")
 
 
 def _warm_up() -> None:
