@@ -35,7 +35,9 @@ what its tests cost, not what the program costs, without changing what any test 
    the spec's helpers the components use) the golden plans go first: they compare every
    resource of three stacks, so they kill most such mutants in a second or two, where the
    tests sorted before them took 30 s to pass.
-3. The fork server loads the modules the stats run's program runs loaded (the provider
+3. In the stats run, a test that uses a module or session fixture is filed under the mutated
+   functions that fixture's setup called (mutmut files them under the first such test only).
+4. The fork server loads the modules the stats run's program runs loaded (the provider
    SDKs load theirs lazily: 2-7 s of every mutant's first program run otherwise), then
    freezes its heap after collecting the tests (`gc.freeze()`): every mutant is a fork of it,
    and pytest's `gc.collect()` at the end of each run would otherwise touch, and so copy,
@@ -85,6 +87,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 _wide_fixtures = 0  # module- or session-scoped fixtures being set up right now
+# The stats run: the mutated functions each module- or session-scoped fixture's setup called.
+_fixture_calls: dict[int, set[str]] = {}
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -92,10 +96,38 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any], request: pytest.Fix
     global _wide_fixtures
     wide = fixturedef.scope != "function"
     _wide_fixtures += wide
+    recording = wide and _mutant() == "stats"
+    if recording:
+        from mutmut.state import state
+
+        outer = state()._stats
+        state()._stats = set()
     try:
         yield
     finally:
         _wide_fixtures -= wide
+        if recording:
+            calls = state()._stats
+            _fixture_calls.setdefault(id(fixturedef), set()).update(calls)
+            outer |= calls
+            state()._stats = outer
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """The stats run: a test depends on what the setup of each module or session fixture it
+    uses called, though that setup ran (and mutmut counted its calls) only for the first test
+    that used it. Without this a test that checks a plan from a shared fixture (most do) is
+    never selected for the mutants that could change that plan: they survive untested.
+    Runs before mutmut's own teardown hook, which files these calls under the test."""
+    if _mutant() != "stats" or not _fixture_calls:
+        return
+    from mutmut.state import state
+
+    info = getattr(item, "_fixtureinfo", None)
+    for fixturedefs in getattr(info, "name2fixturedefs", {}).values():
+        for fixturedef in fixturedefs:
+            state()._stats |= _fixture_calls.get(id(fixturedef), set())
 
 
 def _watched() -> bool:
