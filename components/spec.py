@@ -1261,7 +1261,9 @@ class GkeClusterSpec(ClusterSpec):
 
 # One exact release: a range (`>=1.0`, `~1.2`, `*`) or `latest` would change what runs
 # without a change in review.
-EXACT_VERSION = r"^v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"
+# Parts of up to 9 digits: a longer one is no real release, and past 4300 digits int() itself
+# fails (release_of), which would reach the user as an interpreter message.
+EXACT_VERSION = r"^v?[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"
 
 
 class ChartSpec(Strict):
