@@ -1699,11 +1699,26 @@ class ResourceSpec(Strict):
             )
         # Sizes as sold (the spec has already rejected pools whose size is unknown).
         sizes = [(p.node_size(self.provider_name), p.max_count) for p in cluster.node_pools]
-        kuberay.queue_quota = QueueQuotaSpec(
-            cpu=max(1, sum(cpu * count for (cpu, _, _), count in sizes)),
-            memory_gi=max(1, math.floor(sum(memory * count for (_, memory, _), count in sizes))),
-            gpu=sum(gpus * count for (_, _, gpus), count in sizes),
-        )
+        totals = {
+            "cpu": max(1, sum(cpu * count for (cpu, _, _), count in sizes)),
+            "memory_gi": max(1, math.floor(sum(memory * count for (_, memory, _), count in sizes))),
+            "gpu": sum(gpus * count for (_, _, gpus), count in sizes),
+        }
+        try:
+            kuberay.queue_quota = QueueQuotaSpec(**totals)
+        except ValidationError:
+            # Raised here, pydantic would report the quota's own field (`resources[i].cpu`),
+            # a path that is not in the stack file.
+            raise fail(
+                "kuberay",
+                "the worker pools at their maxCount add up to {c} vCPUs, {m} GiB and {g} GPUs, more than a "
+                "Kueue quota this program sets (1,000,000 vCPUs, 100,000,000 GiB, 100,000 GPUs): lower the "
+                "pools' maxCount or set addons.kuberay.queueQuota",
+                c=totals["cpu"],
+                m=totals["memory_gi"],
+                g=totals["gpu"],
+                at="addons.kuberay.queueQuota",
+            ) from None
         return self
 
 

@@ -579,3 +579,22 @@ def test_scheduler_plugins_needs_the_kubernetes_minor_it_was_built_for() -> None
         "Kubernetes 1.33 (its kube-scheduler must match the cluster's minor), but the cluster runs 1.34; "
         "use Kubernetes 1.33 or another batchScheduler"
     ]
+
+
+def test_kueue_quota_the_pools_overflow_names_queue_quota() -> None:
+    # 1,024 vCPUs x 1,000 nodes is over the quota's 1,000,000 vCPUs: the problem is reported at
+    # queueQuota, with the sums and the way out (before: "resources[1].cpu", a path the file lacks).
+    resources = copy.deepcopy(RESOURCES)
+    resources[1]["cluster"] = {
+        "nodePools": [
+            {"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": 1000, "shape": {"cpu": 1024, "memoryGb": 4}}
+        ]
+    }
+    resources[1]["addons"] = {"kuberay": {"batchScheduler": "kueue"}}
+    with pytest.raises(SpecError) as caught:
+        load_spec(CLOUD, resources)
+    assert [str(p) for p in caught.value.problems] == [
+        "resources[1].addons.kuberay.queueQuota (aws): the worker pools at their maxCount add up to 1024000 vCPUs, "
+        "4000 GiB and 0 GPUs, more than a Kueue quota this program sets (1,000,000 vCPUs, 100,000,000 GiB, "
+        "100,000 GPUs): lower the pools' maxCount or set addons.kuberay.queueQuota"
+    ]
