@@ -15,23 +15,19 @@ Equivalent (not killable):
 
 from __future__ import annotations
 
-import copy
 from importlib.metadata import version
 from typing import Any
 
 import pytest
 
 from components.addons import certificate_secret_names
-from components.spec import GenericResource, SpecError, load_spec
+from components.spec import GenericResource, load_spec
 from preflight import runtime
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.example_spec import example_resources, problems
 
 AZURE, GCP = 0, 2  # the example stack's `default` (Azure) and `gcp-usc1` (GCP) resources
-
-
-def example_resources() -> list[dict[str, Any]]:
-    return copy.deepcopy(stack_values("example")["anyscale-cloud:resources"])
 
 
 def with_pool(index: int, pool: dict[str, Any]) -> list[dict[str, Any]]:
@@ -39,12 +35,6 @@ def with_pool(index: int, pool: dict[str, Any]) -> list[dict[str, Any]]:
     resources = example_resources()
     resources[index].setdefault("cluster", {})["nodePools"] = [{"name": "gpu", "minCount": 0, "maxCount": 2, **pool}]
     return resources
-
-
-def problems(resources: list[dict[str, Any]]) -> list[str]:
-    with pytest.raises(SpecError) as caught:
-        load_spec(stack_values("example")["anyscale-cloud:cloud"], resources)
-    return [str(p) for p in caught.value.problems]
 
 
 def filled_gpu_count(index: int, pool: dict[str, Any]) -> int | None:

@@ -3,24 +3,11 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-import pytest
-
-from components.spec import Secret, SpecError, load_spec
+from components.spec import Secret, load_spec
 from tests.conftest import stack_values
-
-
-def problems(resources: list[dict[str, Any]]) -> list[str]:
-    cloud = stack_values("example")["anyscale-cloud:cloud"]
-    with pytest.raises(SpecError) as caught:
-        load_spec(cloud, resources)
-    return [str(p) for p in caught.value.problems]
-
-
-def example_resources() -> list[dict[str, Any]]:
-    return copy.deepcopy(stack_values("example")["anyscale-cloud:resources"])
+from tests.example_spec import example_resources, problems
 
 
 def test_secret_never_prints_its_value() -> None:

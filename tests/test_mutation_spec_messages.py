@@ -44,27 +44,8 @@ from typing import Any
 
 import pytest
 
-from components.spec import Secret, SpecError, load_spec
-from tests.conftest import stack_values
-
-
-def example_cloud() -> dict[str, Any]:
-    return copy.deepcopy(stack_values("example")["anyscale-cloud:cloud"])
-
-
-def example_resources() -> list[dict[str, Any]]:
-    return copy.deepcopy(stack_values("example")["anyscale-cloud:resources"])
-
-
-def spec_error(cloud: Any, resources: Any) -> SpecError:
-    with pytest.raises(SpecError) as caught:
-        load_spec(cloud, resources)
-    return caught.value
-
-
-def problems(resources: Any, cloud: Any = None) -> list[str]:
-    return [str(p) for p in spec_error(cloud or example_cloud(), resources).problems]
-
+from components.spec import Secret, load_spec
+from tests.example_spec import example_cloud, example_resources, problems, spec_error
 
 SECRET_HERE = (
     "a secret ({secure: ...}) is not accepted here: only kubeconfig, cliToken, storage.credentials keys and "

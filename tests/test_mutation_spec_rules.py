@@ -26,14 +26,10 @@ Equivalent (not killable):
 
 from __future__ import annotations
 
-import copy
 import warnings
-from typing import Any
 
-import pytest
-
-from components.spec import SpecError, advisories, load_spec
-from tests.conftest import stack_values
+from components.spec import advisories, load_spec
+from tests.example_spec import example_cloud, example_resources, problems
 
 UNAVAILABLE = (
     "is not a region where Anyscale on Azure is available (Microsoft Learn 'Anyscale on Azure supported "
@@ -41,20 +37,6 @@ UNAVAILABLE = (
     "southcentralus, southeastasia, swedencentral, uksouth, westcentralus, westeurope, westus2, westus3); "
     "the platform may refuse it: request the region from Anyscale support, or use a listed one"
 )
-
-
-def example_cloud() -> dict[str, Any]:
-    return copy.deepcopy(stack_values("example")["anyscale-cloud:cloud"])
-
-
-def example_resources() -> list[dict[str, Any]]:
-    return copy.deepcopy(stack_values("example")["anyscale-cloud:resources"])
-
-
-def problems(resources: list[dict[str, Any]]) -> list[str]:
-    with pytest.raises(SpecError) as caught:
-        load_spec(example_cloud(), resources)
-    return [str(p) for p in caught.value.problems]
 
 
 def azure_stack(location: str, primary: str, second: str, second_storage: str) -> list[str]:

@@ -35,26 +35,13 @@ import pulumi
 import pytest
 
 from components.addons import take_over_crd
-from components.spec import SpecError, load_spec
+from components.spec import load_spec
 from tests.conftest import stack_values
+from tests.example_spec import example_cloud, example_resources, problems
 from tests.raw_inputs import run_raw
 
 SECRET = {"secure": "v1:example-ciphertext/annotation=="}
 AT = "resources[2].addons.anyscaleOperator.values"  # the GCP resource of the example stack
-
-
-def cloud() -> dict[str, Any]:
-    return stack_values("example")["anyscale-cloud:cloud"]
-
-
-def example_resources() -> list[dict[str, Any]]:
-    return copy.deepcopy(stack_values("example")["anyscale-cloud:resources"])
-
-
-def problems(resources: list[dict[str, Any]]) -> list[str]:
-    with pytest.raises(SpecError) as caught:
-        load_spec(cloud(), resources)
-    return [str(p) for p in caught.value.problems]
 
 
 def with_values(values: Any) -> list[dict[str, Any]]:
@@ -68,7 +55,7 @@ def values_problems(values: Any) -> list[str]:
 
 
 def flat_values(values: Any) -> dict[str, Any]:
-    spec = load_spec(cloud(), with_values(values))
+    spec = load_spec(example_cloud(), with_values(values))
     return spec.resources[2].addons.anyscale_operator.values
 
 
@@ -224,7 +211,7 @@ def test_an_eks_cluster_in_an_existing_vpc_is_not_compared_by_the_created_vpcs_r
     resources[1]["cluster"] = copy.deepcopy(EXISTING_VPC)
     resources[1]["peeredWith"] = ["gcp-usc1"]
     resources[2]["cluster"] = {"nodeCidr": "10.0.16.0/20"}
-    spec = load_spec(cloud(), resources)
+    spec = load_spec(example_cloud(), resources)
     assert spec.resources[1].peered_with == ["gcp-usc1"]
 
 

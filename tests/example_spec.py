@@ -1,0 +1,32 @@
+"""The example stack's config as test input (fresh copies each call), and what `load_spec`
+reports for a variant of it: the kill tests of `make mutate` start from these."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from components.spec import SpecError, load_spec
+from tests.conftest import stack_values
+
+
+def example_cloud() -> dict[str, Any]:
+    return copy.deepcopy(stack_values("example")["anyscale-cloud:cloud"])
+
+
+def example_resources() -> list[dict[str, Any]]:
+    return copy.deepcopy(stack_values("example")["anyscale-cloud:resources"])
+
+
+def spec_error(cloud: Any, resources: Any) -> SpecError:
+    """The SpecError `load_spec` raises (the test fails when it raises none)."""
+    with pytest.raises(SpecError) as caught:
+        load_spec(cloud, resources)
+    return caught.value
+
+
+def problems(resources: Any, cloud: Any = None) -> list[str]:
+    """Each problem as the user reads it, in order; the example's cloud unless one is given."""
+    return [str(p) for p in spec_error(example_cloud() if cloud is None else cloud, resources).problems]
