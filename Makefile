@@ -15,7 +15,7 @@ STACK ?= example
 JOBS ?= 2
 INSTALLER ?= auto
 UV_HOME := .uv
-# This machine (and CI's) sets PYTHONDONTWRITEBYTECODE=1: every process would then compile
+# This machine (and the CI machine like it) sets PYTHONDONTWRITEBYTECODE=1: every process would then compile
 # the provider SDKs from source again (pulumi_kubernetes and pulumi_azure_native alone take
 # seconds a process). Python writes each module's bytecode on its first import instead.
 unexport PYTHONDONTWRITEBYTECODE
@@ -101,7 +101,7 @@ bench: $(STAMP)
 # call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
 # mutants of the functions that changed since (mutmut's per-function hashes). It starts
 # over (every mutant: the cold run) with FRESH=1, and by itself when anything else changed
-# (tests, stacks, locks, code it does not mutate: scripts/mutation_inputs.py), since mutmut
+# (tests, stacks, locks, code outside the functions it mutates: scripts/mutation_inputs.py), since mutmut
 # would keep those verdicts. `make mutate MUTANTS='components.registration*'` re-tests the
 # mutants named (mutmut's globs) against today's tests and keeps the other verdicts.
 # The score per module: scripts/mutation_score.py. tests/mutmut_plan_cache.py and

@@ -4,8 +4,11 @@
 functions that changed (mutmut keeps each function's hash and resets its mutants' verdicts
 when it changes). mutmut sees nothing else: a changed test, stack file, lock or module it
 does not mutate (components/cloud.py, preflight/runtime.py...) would leave every verdict
-and recorded plan as it was. This digest covers those, and the list (not the text) of the
-mutated files; `make mutate` starts over when it differs from the one kept in mutants/.
+and recorded plan as it was, and so would a change in a mutated file outside the functions
+mutmut mutates and hashes (a constant, a `Field` limit, a decorated validator, a function
+marked `no mutate`). This digest covers those: every other file whole, and each mutated
+file without the bodies of the functions mutmut mutates (plain functions and methods);
+`make mutate` starts over when it differs from the one kept in mutants/.
 
     python scripts/mutation_inputs.py            # prints the digest
     python scripts/mutation_inputs.py --check F  # exit 0 when F holds the same digest
@@ -13,6 +16,7 @@ mutated files; `make mutate` starts over when it differs from the one kept in mu
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import hashlib
 import sys
@@ -30,6 +34,21 @@ def mutated_patterns() -> list[str]:
     return list(settings["tool"]["mutmut"]["only_mutate"])
 
 
+def outside_mutated_functions(source: str) -> bytes:
+    """The file without the lines of the functions mutmut mutates and hashes itself: plain
+    (undecorated) functions at module level and in classes, unless marked `no mutate`."""
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    nodes = [*tree.body, *(n for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body)]
+    for node in nodes:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list:
+            if "no mutate" in lines[node.lineno - 1]:
+                continue
+            for i in range(node.lineno - 1, node.end_lineno or node.lineno):
+                lines[i] = "\n"
+    return "".join(lines).encode()
+
+
 def digest() -> str:
     patterns = mutated_patterns()
     found = hashlib.sha256()
@@ -42,7 +61,9 @@ def digest() -> str:
         if SKIPPED & set(relative.parts) or not path.exists():
             continue
         found.update(relative.as_posix().encode() + b"\0")
-        if not any(fnmatch.fnmatch(relative.as_posix(), p) for p in patterns):  # mutated: the name only
+        if any(fnmatch.fnmatch(relative.as_posix(), p) for p in patterns):
+            found.update(outside_mutated_functions(path.read_text(encoding="utf-8")))
+        else:
             found.update(path.read_bytes())
         found.update(b"\0")
     return found.hexdigest()

@@ -11,6 +11,14 @@ import pytest
 from components.spec import SpecError, load_spec
 from tests.conftest import stack_values
 
+# An AKS network of its own in 10.10.0.0/16 (services in 10.20.0.0/16), for the peering rules.
+AKS_NETWORK_10_10: dict[str, str] = {
+    "addressSpace": "10.10.0.0/16",
+    "nodeSubnet": "10.10.1.0/24",
+    "serviceCidr": "10.20.0.0/16",
+    "dnsServiceIp": "10.20.0.10",
+}
+
 
 def example_cloud() -> dict[str, Any]:
     return copy.deepcopy(stack_values("example")["anyscale-cloud:cloud"])

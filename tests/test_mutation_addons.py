@@ -62,6 +62,9 @@ def operator_run() -> tuple[Raw, dict[str, list[Callable[..., Any]]]]:
     original = runtime.RecordingMonitor.RegisterResource
 
     def spy(self: Any, request: Any) -> Any:
+        # A private helper of the SDK's mock runtime (pulumi 3.x): it turns the registered
+        # transform callbacks back into functions. An SDK upgrade may rename it; this test
+        # then fails loudly rather than passing.
         transforms[request.name] = mocks._resolve_callbacks(request.transforms)
         return original(self, request)
 

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from components.spec import Secret, load_spec
 from tests.conftest import stack_values
-from tests.example_spec import example_resources, problems
+from tests.example_spec import AKS_NETWORK_10_10, example_resources, problems
 
 
 def test_secret_never_prints_its_value() -> None:
@@ -120,12 +121,7 @@ def test_an_aks_network_brings_its_address_space_pod_and_service_ranges() -> Non
 
 def test_an_aks_network_peered_with_an_overlapping_vpc_is_refused() -> None:
     resources = example_resources()
-    resources[0]["cluster"]["network"] = {
-        "addressSpace": "10.10.0.0/16",
-        "nodeSubnet": "10.10.1.0/24",
-        "serviceCidr": "10.20.0.0/16",
-        "dnsServiceIp": "10.20.0.10",
-    }
+    resources[0]["cluster"]["network"] = copy.deepcopy(AKS_NETWORK_10_10)
     resources[0]["peeredWith"] = ["aws-usw2"]
     resources[1].setdefault("cluster", {})["vpcCidr"] = "10.10.128.0/17"
     assert problems(resources) == [

@@ -26,10 +26,11 @@ Equivalent (not killable):
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 from components.spec import advisories, load_spec
-from tests.example_spec import example_cloud, example_resources, problems
+from tests.example_spec import AKS_NETWORK_10_10, example_cloud, example_resources, problems
 
 UNAVAILABLE = (
     "is not a region where Anyscale on Azure is available (Microsoft Learn 'Anyscale on Azure supported "
@@ -106,12 +107,7 @@ def test_names_differing_in_more_than_case_are_not_duplicates() -> None:
 def test_a_pair_reported_at_the_other_side_does_not_skip_the_next_peer() -> None:
     # gcp-usc1's first peer (aws-usw2) is reported from aws-usw2's side; its second still is compared.
     resources = example_resources()
-    resources[0]["cluster"]["network"] = {
-        "addressSpace": "10.10.0.0/16",
-        "nodeSubnet": "10.10.1.0/24",
-        "serviceCidr": "10.20.0.0/16",
-        "dnsServiceIp": "10.20.0.10",
-    }
+    resources[0]["cluster"]["network"] = copy.deepcopy(AKS_NETWORK_10_10)
     resources[1]["peeredWith"] = ["gcp-usc1"]
     resources[2]["peeredWith"] = ["aws-usw2", "default"]
     resources[2]["cluster"] = {"nodeCidr": "10.10.16.0/20"}

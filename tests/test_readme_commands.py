@@ -18,10 +18,11 @@ Comment lines (`# ...`) are skipped, a trailing `\\` continues a command on the 
 line. `make` runs with `-o venv/.installed` (a `make` first on PATH adds it, for the
 `make` calls of scripts too): the copy's files are newer than the real venv's stamp, and
 the Makefile would otherwise reinstall the lock into the shared venv (`-o` also keeps a
-missing stamp from being made). The test also fails if the venv's stamp changes. Where
-PYTHONDONTWRITEBYTECODE is set, the blocks write bytecode under a PYTHONPYCACHEPREFIX of
-the session instead (never into the venv or the repository): otherwise every plan
-compiles the provider SDKs again.
+missing stamp from being made). The test also fails if the venv's stamp changes. Under
+`make test` Python writes bytecode as usual (the Makefile unexports PYTHONDONTWRITEBYTECODE;
+`__pycache__` is ignored by git); run outside `make` where PYTHONDONTWRITEBYTECODE is set,
+the blocks write it under a PYTHONPYCACHEPREFIX of the session instead: otherwise every
+plan compiles the provider SDKs again.
 """
 
 from __future__ import annotations
