@@ -545,14 +545,18 @@ def test_spec_refuses_what_upstream_does_not_support(index: int, kuberay: dict[s
     assert problems(index, kuberay) == [expected]
 
 
-def test_kueue_sizes_a_pool_with_an_explicit_shape_from_that_shape() -> None:
+def kueue_on_one_pool(max_count: int, shape: dict[str, int]) -> list[dict[str, Any]]:
+    """The stack's resources, the AWS one with Kueue and a single pool of this explicit shape."""
     resources = copy.deepcopy(RESOURCES)
     resources[1]["cluster"] = {
-        "nodePools": [
-            {"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": 2, "shape": {"cpu": 128, "memoryGb": 4096}}
-        ]
+        "nodePools": [{"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": max_count, "shape": shape}]
     }
     resources[1]["addons"] = {"kuberay": {"batchScheduler": "kueue"}}
+    return resources
+
+
+def test_kueue_sizes_a_pool_with_an_explicit_shape_from_that_shape() -> None:
+    resources = kueue_on_one_pool(2, {"cpu": 128, "memoryGb": 4096})
     quota = load_spec(CLOUD, resources).resources[1].addons.kuberay.queue_quota
     assert quota is not None and (quota.cpu, quota.memory_gi, quota.gpu) == (256, 8192, 0)
     resources[1]["addons"]["kuberay"]["queueQuota"] = {"cpu": 128, "memoryGi": 4096}
@@ -584,15 +588,8 @@ def test_scheduler_plugins_needs_the_kubernetes_minor_it_was_built_for() -> None
 def test_kueue_quota_the_pools_overflow_names_queue_quota() -> None:
     # 1,024 vCPUs x 1,000 nodes is over the quota's 1,000,000 vCPUs: the problem is reported at
     # queueQuota, with the sums and the way out (before: "resources[1].cpu", a path the file lacks).
-    resources = copy.deepcopy(RESOURCES)
-    resources[1]["cluster"] = {
-        "nodePools": [
-            {"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": 1000, "shape": {"cpu": 1024, "memoryGb": 4}}
-        ]
-    }
-    resources[1]["addons"] = {"kuberay": {"batchScheduler": "kueue"}}
     with pytest.raises(SpecError) as caught:
-        load_spec(CLOUD, resources)
+        load_spec(CLOUD, kueue_on_one_pool(1000, {"cpu": 1024, "memoryGb": 4}))
     assert [str(p) for p in caught.value.problems] == [
         "resources[1].addons.kuberay.queueQuota (aws): the worker pools at their maxCount add up to 1024000 vCPUs, "
         "4000 GiB and 0 GPUs, more than a Kueue quota this program sets (1,000,000 vCPUs, 100,000,000 GiB, "
