@@ -25,7 +25,7 @@ from rules import aks, aws_iam, clusters, gcp_iam, gke, identity, platform, regi
 from rules.eks import EKS_POLICIES
 from rules.options import PlanResourceOptions, offline_option
 from rules.registry import REGISTRY, registry_problems
-from rules.values import MISSING, get, type_is
+from rules.values import MISSING, get, setting, type_is
 
 PACK_NAME = "anyscale-cloud"
 # Every policy sets its own level; this is only the fallback for one that does not.
@@ -291,7 +291,7 @@ def check_operator_identity(args: ResourceValidationArgs, _: Config) -> list[str
     settings = clusters.operator_settings(args.resource_type, args.props)
     if not isinstance(settings, dict):
         return []
-    provider = "Azure" if type_is(args.resource_type, clusters.EXTENSION) else settings.get("global.cloudProvider")
+    provider = "Azure" if type_is(args.resource_type, clusters.EXTENSION) else setting(settings, "global.cloudProvider")
     return identity.operator_iam_identity_problems(settings, provider)
 
 

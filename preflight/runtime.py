@@ -4,9 +4,11 @@ options. Both `preflight plan` and the tests use it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import runpy
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,6 +83,19 @@ class RecordingMonitor(mocks.MockMonitor):
         self.records: list[dict[str, Any]] = []
         self.outputs: dict[str, dict[str, Any]] = {}  # urn -> registered outputs
 
+    def Invoke(self, request: Any) -> Any:
+        # The SDK calls Invoke on an executor thread, and the mock's Invoke gives that
+        # thread an event loop of its own (`_ensure_event_loop`) that nothing closes. Left
+        # to the garbage collector at interpreter exit, after its self-pipe socket is
+        # gone, such a loop prints "Exception ignored in: BaseEventLoop.__del__" with a
+        # traceback through selectors.py. Close the loop this call made, on its thread.
+        had_loop = _thread_loop() is not None
+        try:
+            return super().Invoke(request)  # type: ignore[no-untyped-call]  # the SDK's method is unannotated
+        finally:
+            if not had_loop:
+                _close_thread_loop()
+
     def RegisterResourceOutputs(self, request: Any) -> Any:
         self.outputs[request.urn] = redact(json_format.MessageToDict(request.outputs))
         return super().RegisterResourceOutputs(request)  # type: ignore[no-untyped-call]  # the SDK's method is unannotated
@@ -129,6 +144,23 @@ class RecordingMonitor(mocks.MockMonitor):
         resource_id = "${" + name + ".id}" if not request.type.startswith("pulumi:providers:") else f"{name}-id"
         self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, _strip_secrets(state))
         return resource_pb2.RegisterResourceResponse(urn=urn, id=resource_id, object=obj)
+
+
+def _thread_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop set for this (non-main) thread, without creating one."""
+    if threading.current_thread() is threading.main_thread():
+        return None  # the main thread's loop belongs to run_program
+    try:
+        return asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:  # a non-main thread without a loop
+        return None
+
+
+def _close_thread_loop() -> None:
+    loop = _thread_loop()
+    if loop is not None:
+        asyncio.set_event_loop(None)
+        loop.close()
 
 
 @dataclass
@@ -184,18 +216,31 @@ def run_program(stack: str, values: dict[str, Any], first_preview: bool = False,
     `first_preview`: the engine's semantics for a first `pulumi preview` (see
     RecordingMonitor). `program`: another entry point than __main__.py (tests only).
     Raises what the program raises (pulumi.RunError for bad config)."""
-    config, secret_keys = config_from_values(values)
-    pulumi.runtime.set_all_config(config, secret_keys)
+    # The run owns its event loop, made before the mock runtime's root stack (whose
+    # futures belong to it), and closes it after joining the executor threads the SDK
+    # ran its RPCs on: an unclosed loop collected at interpreter exit prints a
+    # traceback on stderr (see RecordingMonitor.Invoke).
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
     monitor = RecordingMonitor(first_preview)
-    settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh root stack per run: exports do not leak between runs
-    mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
-    settings.SETTINGS.rpc_manager.clear()
-    settings.SETTINGS.outputs.clear()
     cwd = os.getcwd()
-    os.chdir(ROOT)
     try:
+        config, secret_keys = config_from_values(values)
+        pulumi.runtime.set_all_config(config, secret_keys)
+        settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh root stack per run: exports do not leak between runs
+        mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
+        settings.SETTINGS.rpc_manager.clear()
+        settings.SETTINGS.outputs.clear()
+        os.chdir(ROOT)
         _sync_await(run_pulumi_func(lambda: _run_main(program or ROOT / "__main__.py")))
     finally:
         os.chdir(cwd)
+        loop.run_until_complete(loop.shutdown_default_executor())
+        asyncio.set_event_loop(None)
+        loop.close()
+        # A fresh policy: code after the run that asks for the thread's loop gets a new
+        # one made on demand, as before the run (set_event_loop(None) alone would make
+        # asyncio refuse with "There is no current event loop").
+        asyncio.set_event_loop_policy(None)
     stack_urn = f"urn:pulumi:{stack}::{PROJECT}::pulumi:pulumi:Stack::{PROJECT}-{stack}"
     return Plan(stack, monitor.records, monitor.outputs.get(stack_urn, {}), monitor.outputs)

@@ -128,16 +128,34 @@ def find_key_values(data: Any, keys: set[str]) -> list[Any]:
     return found
 
 
+# The inputs every platform record (the cloud, its cloud resources) has, the same across the
+# cloud; every other input is shown, so that a misspelt or stray key reaches the reviewer.
+RECORD_ROUTINE_INPUTS = frozenset(
+    {"resourceGroupName", "resourceProviderNamespace", "resourceType", "parentResourcePath", "properties"}
+)
+
+
+def other_inputs(inputs: dict[str, Any], shown: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [
+        (key, scalar_text(value))
+        for key, value in inputs.items()
+        if key not in RECORD_ROUTINE_INPUTS and key not in shown
+    ]
+
+
 def registration_details(resource: Resource, graph: Graph) -> list[tuple[str, str]]:
     inputs = resource.get("inputs") or {}
     rows = [("name", scalar_text(inputs.get("resourceName", resource_name(resource))))]
     properties = inputs.get("properties")
     if isinstance(properties, dict):
-        # the order of platform.md, whatever order the plan's JSON has
+        # the order of platform.md, whatever order the plan's JSON has; every key shown
         ordered = [k for k in REGISTRATION_ORDER if k in properties] + [
             k for k in properties if k not in REGISTRATION_ORDER
         ]
         rows += [(key, scalar_text(properties[key])) for key in ordered]
+    elif properties is not None:
+        rows.append(("properties", scalar_text(properties)))
+    rows += other_inputs(inputs, ("resourceName", "apiVersion", "location"))
     # Registrations are chained on purpose (platform.md 1.2); show the link.
     previous = [
         resource_name(graph.by_urn[u])
@@ -151,11 +169,14 @@ def registration_details(resource: Resource, graph: Graph) -> list[tuple[str, st
 
 def cloud_record_details(resource: Resource) -> list[tuple[str, str]]:
     inputs = resource.get("inputs") or {}
-    rows = [(key, scalar_text(inputs[key])) for key in ("resourceName", "location", "apiVersion") if key in inputs]
+    shown = ("resourceName", "location", "apiVersion")
+    rows = [(key, scalar_text(inputs[key])) for key in shown if key in inputs]
     properties = inputs.get("properties")
     if isinstance(properties, dict):
         rows += [(key, scalar_text(value)) for key, value in properties.items()]
-    return rows
+    elif properties is not None:
+        rows.append(("properties", scalar_text(properties)))
+    return rows + other_inputs(inputs, shown)
 
 
 def wired_leaves(data: Any, path: str) -> list[tuple[str, str]]:

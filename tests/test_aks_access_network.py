@@ -347,6 +347,22 @@ def test_cluster_identity_is_network_contributor_on_the_created_subnet_only(crea
     )
 
 
+def test_a_grant_on_a_subnet_in_another_subscription_names_that_subscription() -> None:
+    other = SUBNET_ID.replace("0b1f6471-1bf0-4dda-aec3-111122223333", "5c2e8d41-9a7b-4c3d-8e2f-444455556666")
+    plan = run_program("test", values_with({"network": {"existingSubnetId": other}}))
+    grant = inputs(plan, "default-cluster-network")
+    assert grant["scope"] == other
+    assert grant["roleDefinitionId"] == (
+        "/subscriptions/5c2e8d41-9a7b-4c3d-8e2f-444455556666/providers/Microsoft.Authorization/roleDefinitions/"
+        "4d97b98b-1d4f-4787-a291-c67834d212e7"
+    )
+    # Grants on what the program creates stay in the provider's subscription.
+    registry_grant = next(
+        r for r in plan.of_type("azure-native:authorization:RoleAssignment") if r["name"].endswith("acrpull")
+    )
+    assert registry_grant["inputs"]["roleDefinitionId"].startswith("/subscriptions/${azure.subscriptionId}/")
+
+
 def test_storage_admits_the_created_subnet_and_stays_open_to_the_console(created_plan: Plan) -> None:
     assert inputs(created_plan, "default-storage")["networkRuleSet"] == {
         "defaultAction": "Allow",
@@ -391,7 +407,9 @@ def test_existing_subnet_exact(existing_plan: Plan) -> None:
     assert inputs(existing_plan, "default-cluster-network") == {
         "principalId": "${default-aks.identity.principalId}",
         "principalType": "ServicePrincipal",
-        "roleDefinitionId": NETWORK_CONTRIBUTOR,
+        # Named in the subnet's subscription, not the deployer's (ARM rewrites it to the scope's).
+        "roleDefinitionId": "/subscriptions/0b1f6471-1bf0-4dda-aec3-111122223333/providers/Microsoft.Authorization"
+        "/roleDefinitions/4d97b98b-1d4f-4787-a291-c67834d212e7",
         "scope": SUBNET_ID,
     }
     # Its owner decides on its service endpoints: no rule the subnet may not satisfy.

@@ -579,3 +579,28 @@ def test_operator_values_render(rendered: dict[str, list[dict[str, Any]]], resou
     pod = operator["spec"]["template"]["spec"]
     assert pod["nodeSelector"] == {"kubernetes.io/os": "linux"}
     assert pod["imagePullSecrets"] == [{"name": "regcred"}]
+
+
+def test_enabled_apis_add_to_the_dependencies_a_resource_asked_for(plan: Plan) -> None:
+    # AfterApis rewrites every GCP resource's depends_on: it must add the APIs to what the
+    # builder asked for (the cluster's network, the identity binding's cluster), never
+    # replace it. Compared resource by resource with the same stack without enableApis.
+    values = copy.deepcopy(EXAMPLE)
+    values["anyscale-cloud:resources"][2]["enableApis"] = True
+    with_apis = run_program("test", values)
+    apis = {r["urn"] for r in with_apis.of_type("gcp:projects/service:Service")}
+    assert len(apis) == 5
+    before = {r["urn"]: set(r["dependsOn"]) for r in plan.resources}
+    checked = 0
+    for resource in with_apis.resources:
+        if resource["urn"] in apis or not resource["type"].startswith("gcp:"):
+            continue
+        assert set(resource["dependsOn"]) == before[resource["urn"]] | apis, resource["name"]
+        checked += 1
+    assert checked >= 10
+    # The two the review named, spelled out.
+    cluster = with_apis.named(f"{NAME}-gke")["dependsOn"]
+    assert with_apis.named(f"{NAME}-vpc")["urn"] in cluster
+    assert with_apis.named(f"{NAME}-subnet")["urn"] in cluster
+    binding = with_apis.named(f"{NAME}-operator-workload-identity")["dependsOn"]
+    assert with_apis.named(f"{NAME}-gke")["urn"] in binding

@@ -157,3 +157,26 @@ def test_commands_exit_cleanly_without_stderr_noise() -> None:
         )
         assert result.returncode == 0, result.stderr
         assert result.stderr == "", result.stderr
+
+
+def test_a_run_closes_every_event_loop_it_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An event loop left open is collected at interpreter exit, after its self-pipe socket,
+    # and prints "Exception ignored in: BaseEventLoop.__del__" on stderr at random. Every
+    # loop a run makes (its own, and the ones the mock's Invoke gives executor threads)
+    # must be closed when run_program returns: checked directly, not by chance.
+    import asyncio
+
+    from preflight.runtime import run_program
+    from tests.conftest import stack_values
+
+    made: list[asyncio.AbstractEventLoop] = []
+    original = asyncio.BaseEventLoop.__init__
+
+    def recording_init(self: asyncio.BaseEventLoop) -> None:
+        original(self)
+        made.append(self)
+
+    monkeypatch.setattr(asyncio.BaseEventLoop, "__init__", recording_init)
+    run_program("dev", stack_values("dev"))
+    assert len(made) >= 2  # the run's own loop and at least one executor thread's (Invoke)
+    assert [loop for loop in made if not loop.is_closed()] == []

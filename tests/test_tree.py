@@ -192,3 +192,19 @@ def test_every_role_the_program_grants_is_shown_by_name(example_plan: Any) -> No
     roles = set(re.findall(r"^\s+role: (.*)$", text, re.M))
     assert {"AcrPull", "AcrPush", "Container Registry Tasks Contributor", "Storage Blob Data Contributor"} <= roles
     assert "roleDefinitions" not in text
+
+
+def test_platform_records_show_every_key_a_reviewer_could_miss(plan: dict[str, Any]) -> None:
+    # A misspelt registration property, or a stray input beside `properties`, reaches the
+    # platform (or breaks the create); the tree must show it, not only the keys it knows.
+    for resource in plan["resources"]:
+        if resource["type"] != "azure-native:resources:Resource":
+            continue
+        resource["inputs"].setdefault("properties", {})["cloudStorageBucketNmae"] = "typo-" + resource["name"]
+        resource["inputs"]["apiVerison"] = "stray-" + resource["name"]
+    text = render_tree(plan, width=200)
+    records = [r["name"] for r in plan["resources"] if r["type"] == "azure-native:resources:Resource"]
+    assert len(records) >= 3  # the cloud and two cloud resources
+    for name in records:
+        assert f"cloudStorageBucketNmae: typo-{name}" in text, name
+        assert f"apiVerison: stray-{name}" in text, name

@@ -14,12 +14,30 @@ from components.scope import Scope
 from components.spec import AzureResource
 
 
-def scope_subscription(scope: pulumi.Input[str]) -> str | None:
-    """The subscription of a scope known from config (an existing subnet may live in
-    another subscription than the deployer's): the role definition is named in it."""
-    if isinstance(scope, str) and scope.lower().startswith("/subscriptions/"):
-        return scope.split("/")[2]
+def scope_subscription(scope: str) -> str | None:
+    """The subscription an ARM ID names (`/subscriptions/<id>/...`), else None."""
+    if scope.lower().startswith("/subscriptions/"):
+        return scope.split("/")[2] or None
     return None
+
+
+def role_definition_id(
+    scope: pulumi.Input[str], default_subscription: pulumi.Input[str], role: str
+) -> pulumi.Output[str]:
+    """A built-in role's definition ID, named in the subscription of the scope it is granted
+    on. ARM rewrites a definition named in another subscription to the scope's own, so a
+    grant on an existing subnet in subscription B must say B, or every `pulumi up` shows a
+    diff (or a create fails). The scope may be a string from config or an Output (the
+    usual case: an ID the program created or passed through); a scope that is not an ARM
+    ID yet (a created resource's ID before it exists) is in the provider's subscription,
+    `default_subscription`."""
+
+    def named(values: list[str]) -> str:
+        on, default = values
+        subscription = scope_subscription(on) if isinstance(on, str) else None
+        return f"/subscriptions/{subscription or default}/providers/Microsoft.Authorization/roleDefinitions/{role}"
+
+    return pulumi.Output.all(scope, default_subscription).apply(named)
 
 
 @dataclass(frozen=True)
@@ -40,12 +58,7 @@ class Grants:
             name,
             principal_id=principal,
             principal_type="ServicePrincipal",
-            role_definition_id=pulumi.Output.concat(
-                "/subscriptions/",
-                scope_subscription(on) or self.subscription_id,
-                "/providers/Microsoft.Authorization/roleDefinitions/",
-                role,
-            ),
+            role_definition_id=role_definition_id(on, self.subscription_id, role),
             scope=on,
             opts=self.scope.opts(),
         )

@@ -129,3 +129,8 @@ def listed_or_under(key: str, allowed: frozenset[str] | set[str] = TEMPLATE_KEYS
     Used by the pack's operator-chart-keys policy and by the spec's `values` check."""
     parts = key.split(".")
     return any(".".join(parts[:n]) in allowed for n in range(1, len(parts) + 1))
+
+
+def holds_listed(key: str, allowed: frozenset[str] | set[str] = TEMPLATE_KEYS) -> bool:
+    """A map above a listed key (`global` holds `global.controlPlaneURL`)."""
+    return any(listed.startswith(key + ".") for listed in allowed)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS, listed_or_under
-from rules.values import MISSING, UNKNOWN, flatten, get, is_map, is_unknown, keys, raw, sample, type_is
+from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS, holds_listed, listed_or_under
+from rules.values import MISSING, UNKNOWN, flatten, get, is_map, is_unknown, keys, raw, sample, setting, type_is
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 EXTENSION = "azure-native:kubernetesconfiguration:Extension"
@@ -153,7 +153,7 @@ def operator_settings(resource_type: str, props: Any) -> Any:
 def control_plane_problems(settings: Any, url: str) -> list[str]:
     if settings is None or settings is UNKNOWN:
         return []
-    value = settings.get("global.controlPlaneURL", MISSING)
+    value = setting(settings, "global.controlPlaneURL")
     if (value is not MISSING and is_unknown(value)) or value == url:
         return []
     if value is MISSING:
@@ -176,8 +176,8 @@ def chart_key_problems(settings: Any, extra_allowed: list[str]) -> list[str]:
     for key in sorted(settings):
         if key in FORBIDDEN_KEYS:
             problems.append(f"sets {key}: {FORBIDDEN_KEYS[key]}; remove it")
-        elif not listed_or_under(key, allowed):
-            unread.append(key)
+        elif not listed_or_under(key, allowed) and not (is_unknown(settings[key]) and holds_listed(key, allowed)):
+            unread.append(key)  # an unknown map above listed keys (`global` not known yet) may hold them
     if unread:
         problems.append(
             f"sets {', '.join(unread)}, which the anyscale-operator chart does not read: Helm silently "

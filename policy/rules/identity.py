@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT
-from rules.values import MISSING, UNKNOWN, elements, get, is_list, is_unknown, reference, sample
+from rules.values import MISSING, UNKNOWN, elements, get, is_list, is_unknown, reference, sample, setting
 
 ROLE_ASSIGNMENT = "azure-native:authorization:RoleAssignment"
 FEDERATED_CREDENTIAL = "azure-native:managedidentity:FederatedIdentityCredential"
@@ -89,7 +89,7 @@ def operator_iam_identity_problems(settings: Any, cloud_provider: Any) -> list[s
     if not isinstance(settings, dict) or not isinstance(cloud_provider, str):
         return []
     kind = IAM_IDENTITY_KIND.get(cloud_provider.lower())
-    value = settings.get("global.auth.iamIdentity", MISSING)
+    value = setting(settings, "global.auth.iamIdentity")
     if kind is None or (value is not MISSING and value != ""):
         return []
     return [

@@ -39,6 +39,20 @@ def is_registration(resource_type: str, props: Any) -> bool:
     return isinstance(arm_type, str) and arm_type.lower() == ARM_TYPE
 
 
+def may_be_registration(resource_type: str, props: Any) -> bool:
+    """A generic ARM resource whose namespace or type is not known yet (a preview can hand
+    over None): it may be a registration, so nothing that depends on the chain's order
+    (which one is first) can be said around it."""
+    if not type_is(resource_type, GENERIC_RESOURCE) or is_registration(resource_type, props):
+        return False
+    namespace, kind = get(props, "resourceProviderNamespace"), get(props, "resourceType")
+    if namespace is UNKNOWN or kind is UNKNOWN:
+        known_namespace = namespace is UNKNOWN or (isinstance(namespace, str) and namespace.lower() == NAMESPACE)
+        known_kind = kind is UNKNOWN or (isinstance(kind, str) and kind.split("/")[-1].lower() == "cloudresources")
+        return known_namespace and known_kind
+    return get(props, "type") is UNKNOWN and namespace is MISSING and kind is MISSING
+
+
 def registration_name(props: Any, fallback: str) -> Any:
     """The cloud resource's name on the platform (inputs: resourceName; outputs: name)."""
     for key in ("resourceName", "name"):

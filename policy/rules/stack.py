@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pulumi_policy import PolicyResource
-from rules.registration import is_registration, registration_name
+from rules.registration import is_registration, may_be_registration, registration_name
 from rules.storage import (
     AZURE_CORS,
     BLOB_SERVICE,
@@ -57,7 +57,11 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
     chain = [r for r in resources if is_registration(r.resource_type, r.props)]
     if not chain:
         return []
-    findings = _primary(chain[0])
+    # Each known registration must wait for the known one before it whatever lies between
+    # (a registration between them waits for it in turn), so only the first-is-primary
+    # check needs every registration known: a possible one ahead of it could be the first.
+    first = next(r for r in resources if r is chain[0] or may_be_registration(r.resource_type, r.props))
+    findings = _primary(chain[0]) if first is chain[0] else []
     for previous, current in itertools.pairwise(chain):
         if not waits_for(current, previous):
             findings.append(

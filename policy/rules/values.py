@@ -142,6 +142,18 @@ def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def setting(settings: Mapping[str, Any], key: str) -> Any:
+    """A dotted key of flat chart settings (`flatten`'s output): its raw value, MISSING if
+    it is not set, UNKNOWN if a map above it is not known yet (`global` unknown: nothing
+    under it can be said to be missing)."""
+    parts = key.split(".")
+    for n in range(1, len(parts)):
+        above = ".".join(parts[:n])
+        if above in settings and is_unknown(settings[above]):
+            return UNKNOWN
+    return settings.get(key, MISSING)
+
+
 def type_is(resource_type: str, *tokens: str) -> bool:
     """Match a type token, ignoring the API-version module suffix of azure-native
     (`azure-native:storage/v20240101:StorageAccount` is a StorageAccount too)."""
