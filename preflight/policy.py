@@ -5,23 +5,34 @@ Each plan record is handed to the policies the way the engine hands a resource t
 pack: a `ResourceValidationArgs` per resource with its camelCase inputs behind the SDK's
 unknown-checking proxy, then one `StackValidationArgs` with every resource, its parent
 and its dependencies. Violations are printed grouped by resource; the exit code is 1
-on any mandatory violation, 0 otherwise, 2 when the plan or stack file is unusable.
+on any mandatory violation, 0 otherwise, 2 when the plan, stack or config file is
+unusable.
+
+The config (the JSON of `pulumi preview --policy-pack-config`) is checked first, the way
+the engine checks it and a little stricter: each key a policy of the pack (or `all`),
+each value an enforcement level or an object of that policy's settings, each setting
+valid against the policy's config schema (jsonschema) and known to it: a misspelt
+setting or policy name would otherwise leave the default in force without a word.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import functools
 import importlib
 import inspect
+import json
+import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from jsonschema import Draft7Validator, ValidationError  # type: ignore[import-untyped]
 from pulumi_policy import (
     EnforcementLevel,
     PolicyProviderResource,
@@ -34,13 +45,17 @@ from pulumi_policy import (
 from pulumi_policy.policy import _NotApplicableError
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
+from preflight import inputs
+from preflight.escape import printable, printable_document
 from preflight.plan import RECORD_ERRORS, report_record_error
 from preflight.plan import record as record_stack
-from preflight.planfile import UNKNOWN, Graph, PlanError, read, read_json, resource_name, validate
+from preflight.planfile import UNKNOWN, Graph, PlanError, read, resource_name, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY_DIR = ROOT / "policy"
 LEVELS = {level.value: level for level in EnforcementLevel}
+LEVEL_NAMES = ", ".join(LEVELS)  # advisory, mandatory, remediate, disabled
+ALL = "all"  # the config key that sets every policy's level
 
 
 @dataclass(frozen=True)
@@ -146,9 +161,11 @@ def stack_args(records: list[dict[str, Any]], config: dict[str, Any] | None = No
 
 def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> list[Violation]:
     """Every violation of every enabled policy over the plan (`config`: the same JSON as
-    `pulumi preview --policy-pack-config`). Raises PlanError when `plan` is not a plan."""
+    `pulumi preview --policy-pack-config`). Raises PlanError when `plan` is not a plan or
+    `config` not a config of this pack."""
     records = validate(plan)["resources"]
     pack = load_pack()
+    check_config(config or {}, "policy config")
     graph = Graph(records)
     violations: list[Violation] = []
     for policy in pack.ALL_POLICIES:
@@ -195,8 +212,8 @@ async def _wait(result: Any) -> None:
 
 def level_of(policy: Any, pack_default: EnforcementLevel, config: dict[str, Any]) -> EnforcementLevel:
     """--policy-pack-config: `"name": "advisory"` or `"name": {"enforcementLevel": ...}`;
-    `"all"` sets every policy's level."""
-    for key in (policy.name, "all"):
+    `"all"` sets every policy's level, a policy's own entry wins over it."""
+    for key in (policy.name, ALL):
         entry = config.get(key)
         named = entry.get("enforcementLevel") if isinstance(entry, dict) else entry
         if isinstance(named, str) and named in LEVELS:
@@ -219,6 +236,143 @@ def _named(violation: Violation, graph: Graph) -> Violation:
     return Violation(
         violation.policy, violation.level, violation.message, violation.urn, resource_name(record), record["type"]
     )
+
+
+# --- the policy config ------------------------------------------------------------------------------
+
+
+class ConfigError(PlanError):
+    """A policy config the engine would refuse (or that would set nothing): exit 2."""
+
+
+def check_config(config: Any, source: str) -> None:
+    """ConfigError with one line (the first problem, and how many more) unless `config` is
+    a valid config of this pack."""
+    problems = config_problems(config, load_pack().ALL_POLICIES)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ConfigError(f"{source}: {problems[0]}{more}")
+
+
+def config_problems(config: Any, policies: list[Any]) -> list[str]:
+    """One line per problem of a policy config, in the file's order."""
+    if not isinstance(config, dict):
+        return [f"a policy config is a JSON object of policy names, got {shown(config)}"]
+    by_name = {p.name: p for p in policies}
+    problems: list[str] = []
+    for name, entry in config.items():
+        if name == ALL or name in by_name:
+            problems += entry_problems(name, entry, by_name.get(name))
+        else:
+            problems.append(f"no policy {shown(name)} in the pack{did_you_mean(name, by_name)}")
+    return problems
+
+
+def entry_problems(name: str, entry: Any, policy: Any) -> list[str]:
+    """A policy's entry: a level, or an object of an optional `enforcementLevel` and settings."""
+    if isinstance(entry, str):
+        return [] if entry in LEVELS else [f"policy {name}: {shown(entry)} is not an enforcement level ({LEVEL_NAMES})"]
+    if not isinstance(entry, dict):
+        return [
+            f"policy {name}: must be an enforcement level ({LEVEL_NAMES}) or an object of settings, got {shown(entry)}"
+        ]
+    problems = []
+    if "enforcementLevel" in entry and not (
+        isinstance(entry["enforcementLevel"], str) and entry["enforcementLevel"] in LEVELS
+    ):
+        problems.append(
+            f"policy {name}: enforcementLevel must be one of {LEVEL_NAMES}, got {shown(entry['enforcementLevel'])}"
+        )
+    settings = {key: value for key, value in entry.items() if key != "enforcementLevel"}
+    schema = dict(policy.config_schema.properties) if policy is not None and policy.config_schema else {}
+    for key in settings:
+        if key not in schema:
+            problems.append(unknown_setting(name, key, schema))
+    out_of_range = [
+        f"policy {name}, setting {where(path)}: a number out of range ({shown(value)}), which the engine cannot read"
+        for path, value in non_finite(settings)
+    ]
+    if out_of_range:
+        return problems + out_of_range
+    validator = Draft7Validator({"type": "object", "properties": schema})
+    errors = sorted(validator.iter_errors(settings), key=lambda e: [str(p) for p in e.absolute_path])
+    problems += [f"policy {name}, setting {where(list(e.absolute_path))}: {expectation(e)}" for e in errors]
+    return problems
+
+
+def unknown_setting(name: str, key: str, schema: dict[str, Any]) -> str:
+    if name == ALL:
+        return f"{ALL} sets every policy's enforcementLevel and has no setting {shown(key)}"
+    if not schema:
+        return f"policy {name} has no settings (only enforcementLevel), not {shown(key)}"
+    hint = did_you_mean(key, schema) or f" (its settings: {', '.join(schema)})"
+    return f"policy {name} has no setting {shown(key)}{hint}"
+
+
+def did_you_mean(name: str, known: Any) -> str:
+    close = difflib.get_close_matches(name[:200], list(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def non_finite(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
+    """Numbers the engine cannot read (1e999, NaN): Python's JSON reader takes them, Go's does not."""
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from non_finite(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from non_finite(item, (*path, index))
+
+
+TYPE_WORDS = {
+    "array": "an array",
+    "object": "an object",
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def expectation(error: ValidationError) -> str:
+    """What the schema wanted, and what the config has instead."""
+    got = f"got {shown(error.instance)}"
+    if error.validator == "type":
+        wanted = [error.validator_value] if isinstance(error.validator_value, str) else list(error.validator_value)
+        return f"must be {' or '.join(TYPE_WORDS.get(str(t), str(t)) for t in wanted)}, {got}"
+    if error.validator == "enum":
+        return f"must be one of {', '.join(shown(v) for v in error.validator_value)}, {got}"
+    return f"breaks its schema's {error.validator} ({shown(error.validator_value)}), {got}"
+
+
+def where(path: list[Any] | tuple[Any, ...]) -> str:
+    """`disallowedTiers[0]`, `forbiddenRoles["<guid>"]`: the setting and where inside it."""
+    if not path:
+        return "(all)"
+    head, *rest = path
+    return printable(str(head))[:80] + "".join(f"[{p}]" if isinstance(p, int) else f"[{shown(p)}]" for p in rest)
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A config value in an error line: JSON, escaped, at most `limit` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_config(path: str) -> Any:
+    """The config file as the engine reads it (an empty file is no config), through the input gate."""
+    try:
+        text = inputs.read_text(path)
+        return inputs.load_json(text, path) if text.strip() else {}
+    except inputs.InputError as error:
+        raise PlanError(str(error)) from None
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -264,11 +418,11 @@ def load_plan(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
-        config = read_json(args.config) if args.config else {}
-        if not isinstance(config, dict):
-            raise PlanError(f"policy config {args.config} must be a JSON object of policy names")
+        config = read_config(args.config) if args.config else {}
+        check_config(config, args.config or "policy config")
         plan = load_plan(args)
-        violations = check_plan(plan, config)
+        # Settings reach the messages (an origin, a key): escaped like every value of a plan.
+        violations = check_plan(plan, printable_document(config))
     except PlanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

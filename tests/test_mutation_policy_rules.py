@@ -1,83 +1,20 @@
-"""Tests written for mutants of policy/rules/*.py that `make mutate` found alive (README,
-"Mutation testing").
-
-The pack builds its policies when it is imported: `aks._on_clusters`, `eks._resource_check`,
-`eks._stack_check` and `gke._policy` wrap each check into the callback CrossGuard calls. The
-policy tests go through policies built once, so a fault inside those wrappers (a message
-reported against the wrong URN, a type filter dropped) showed only on a fresh import. These
-tests build policies with the wrappers themselves. Modules are imported as the pack imports
-them (`rules.x`, policy/ on sys.path), through preflight's runner; resource types are literals."""
+"""Checks of policy/rules/*.py at branches the plans and fixtures do not reach: each
+rule called directly with the input of one branch, its whole answer asserted where no
+other test pins it. Modules are imported as the pack imports them (`rules.x`, policy/ on
+sys.path), through preflight's runner; resource types are literals. How policies are
+built from these checks is tests/test_policy_pack.py's."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
-from pulumi_policy import EnforcementLevel
-
 from preflight import policy as runner
 
-aks = runner.pack_module("rules.aks")
 eks = runner.pack_module("rules.eks")
 gke = runner.pack_module("rules.gke")
 values = runner.pack_module("rules.values")
-
-
-def reported(validate: Callable[[Any, Any], None], **args: Any) -> list[tuple[str, str | None]]:
-    found: list[tuple[str, str | None]] = []
-    validate(SimpleNamespace(**args), lambda message, urn: found.append((message, urn)))
-    return found
-
-
-def check(props: Any) -> list[str]:
-    return [f"first {props['x']}", "second"]
-
-
-def test_aks_wrapper_reports_every_message_of_a_managed_cluster_and_nothing_else() -> None:
-    validate = aks._on_clusters(check)
-    expected = [("first 1", None), ("second", None)]
-    assert reported(validate, resource_type="azure-native:containerservice:ManagedCluster", props={"x": 1}) == expected
-    # azure-native's API-version modules are the same type.
-    assert (
-        reported(validate, resource_type="azure-native:containerservice/v20250801:ManagedCluster", props={"x": 1})
-        == expected
-    )
-    assert reported(validate, resource_type="azure-native:containerservice:AgentPool", props={"x": 1}) == []
-
-
-def test_eks_resource_wrapper_filters_by_the_type_it_was_given() -> None:
-    validate = eks._resource_check(check, "aws:eks/cluster:Cluster")
-    assert reported(validate, resource_type="aws:eks/cluster:Cluster", props={"x": 2}) == [
-        ("first 2", None),
-        ("second", None),
-    ]
-    assert reported(validate, resource_type="aws:eks/nodeGroup:NodeGroup", props={"x": 2}) == []
-
-
-def test_eks_stack_wrapper_reports_each_finding_against_its_resource() -> None:
-    def findings(resources: list[Any]) -> list[tuple[str, str]]:
-        return [(f"urn:{r}", f"bad {r}") for r in resources]
-
-    validate = eks._stack_check(findings)
-    assert reported(validate, resources=("a", "b")) == [("bad a", "urn:a"), ("bad b", "urn:b")]
-
-
-def test_gke_policy_factory_keeps_name_description_level_and_reports_the_check() -> None:
-    def by_type(kind: str, props: Any) -> list[str]:
-        return [f"{kind} {props['x']}"]
-
-    policy = gke._policy("gke-test", "what it checks", EnforcementLevel.MANDATORY, by_type)
-    assert (policy.name, policy.description, policy.enforcement_level) == (
-        "gke-test",
-        "what it checks",
-        EnforcementLevel.MANDATORY,
-    )
-    validate = policy._ResourceValidationPolicy__validate
-    assert reported(validate, resource_type="gcp:container/cluster:Cluster", props={"x": 3}) == [
-        ("gcp:container/cluster:Cluster 3", None)
-    ]
 
 
 def test_value_markers_print_their_name() -> None:
@@ -86,7 +23,7 @@ def test_value_markers_print_their_name() -> None:
     assert repr(values.MISSING) == "MISSING"
 
 
-# --- second round (make mutate over policy/rules, 2026-11-30): branches no plan record reaches --
+# --- IAM documents, TLS-only buckets, GKE pools and access entries: branches no plan record reaches --
 
 aws_iam = runner.pack_module("rules.aws_iam")
 WEB_IDENTITY = "sts:AssumeRoleWithWebIdentity"
@@ -170,14 +107,18 @@ def on_default(where: str) -> str:
     )
 
 
+def on_the_pools_default(found: list[str]) -> bool:
+    """One problem, the pool's (its whole text is in tests/fixtures/policy/messages.json)."""
+    return len(found) == 1 and found[0].startswith("the pool's nodes run as the Compute Engine default service account")
+
+
 def test_a_node_pool_with_its_own_service_account_passes() -> None:
-    default = on_default("the pool's nodes")
     pool = "gcp:container/nodePool:NodePool"
     own = {"nodeConfig": {"serviceAccount": "anyscale-nodes@my-project.iam.gserviceaccount.com"}}
     assert gke.node_account_problems(pool, own) == []
-    assert gke.node_account_problems(pool, {"nodeConfig": {}}) == [default]
+    assert on_the_pools_default(gke.node_account_problems(pool, {"nodeConfig": {}}))
     compute = {"nodeConfig": {"serviceAccount": "123456789012-compute@developer.gserviceaccount.com"}}
-    assert gke.node_account_problems(pool, compute) == [default]
+    assert on_the_pools_default(gke.node_account_problems(pool, compute))
     assert gke.node_account_problems(pool, {"nodeConfig": {"serviceAccount": "${sa.email}"}}) == []
 
 
@@ -198,19 +139,17 @@ def test_an_access_entry_belongs_to_the_cluster_it_depends_on_or_names() -> None
     assert eks._may_belong(entry(dependencies=None, property_dependencies=None), cluster) is False
 
 
-# --- third round: storage, GKE and list separators -------------------------------------------
+# --- storage, GKE and list separators ---------------------------------------------------------
 
 storage = runner.pack_module("rules.storage")
-NO_SSE = (
-    "has no default encryption rule: add one with apply_server_side_encryption_by_default sse_algorithm AES256 or "
-    "aws:kms or aws:kms:dsse"
-)
+NO_SSE = "has no default encryption rule: "  # the whole text: tests/fixtures/policy/messages.json
 
 
 def test_a_buckets_inline_encryption_rule_is_checked_with_its_acl() -> None:
     sse = {"serverSideEncryptionConfiguration": {"rule": {"applyServerSideEncryptionByDefault": {}}}}
     public = "acl is 'public-read': the bucket must be private; remove the canned ACL"
-    assert storage.s3_bucket_problems({"acl": "public-read", **sse}) == [public, NO_SSE]
+    acl, encryption = storage.s3_bucket_problems({"acl": "public-read", **sse})
+    assert acl == public and encryption.startswith(NO_SSE)
     kms = {"rule": {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "aws:kms"}}}
     assert storage.s3_bucket_problems({"acl": "private", "serverSideEncryptionConfiguration": kms}) == []
     assert storage.s3_bucket_problems({}) == []  # no inline rule: the separate resource is checked instead
@@ -220,7 +159,8 @@ def test_a_buckets_inline_encryption_rule_is_checked_with_its_acl() -> None:
 def test_encryption_rules_as_a_list_need_one_with_an_algorithm() -> None:
     none = {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "none"}}
     aes = {"applyServerSideEncryptionByDefault": {"sseAlgorithm": "AES256"}}
-    assert storage.s3_encryption_problems([none]) == [NO_SSE]
+    (problem,) = storage.s3_encryption_problems([none])
+    assert problem.startswith(NO_SSE)
     assert storage.s3_encryption_problems([none, aes]) == []
 
 
@@ -262,7 +202,7 @@ def test_wildcard_actions_and_broad_managed_policies_are_all_named() -> None:
     ]
 
 
-# --- fourth round: GKE clusters' own pools, duplicate registration names ---------------------
+# --- GKE clusters' own pools, duplicate registration names ----------------------------------
 
 stack = runner.pack_module("rules.stack")
 DEFAULT_SA = "123456789012-compute@developer.gserviceaccount.com"

@@ -97,23 +97,11 @@ def plan(dev_plan: Plan) -> dict[str, Any]:
 # --- the pack -----------------------------------------------------------------------------------
 
 
-def test_every_policy_has_a_name_description_and_level():
+def test_the_pack_is_named_and_holds_every_declaration():
+    """What each declaration carries is tests/test_policy_pack.py's; the levels, severities and
+    settings of all of them are docs/policies.md's (tests/test_policy_reference.py)."""
     assert PACK.PACK_NAME == "anyscale-cloud"
     assert len(POLICIES) == len(PACK.ALL_POLICIES)
-    for policy in PACK.ALL_POLICIES:
-        assert policy.description.endswith("."), policy.name
-        assert policy.enforcement_level in (EnforcementLevel.MANDATORY, EnforcementLevel.ADVISORY), policy.name
-    advisory = {p.name for p in PACK.ALL_POLICIES if p.enforcement_level is EnforcementLevel.ADVISORY}
-    assert advisory == {
-        "aks-local-accounts",
-        "aks-sku-tier",
-        "storage-retain-on-delete",
-        "aks-public-api-server",
-        "aks-network-policy",
-        "eks-public-endpoint",
-        "eks-access-entries",
-        "gke-default-network",
-    }
 
 
 # Every configurable setting and its default, as the platform documents it (literals, not the
@@ -144,16 +132,11 @@ CONFIG_DEFAULTS = {
 }
 
 
-def test_config_defaults_are_the_platforms():
-    found = {
-        policy.name: {name: spec["default"] for name, spec in policy.config_schema.properties.items()}
-        for policy in PACK.ALL_POLICIES
-        if policy.config_schema
-    }
-    assert found == CONFIG_DEFAULTS
-    for policy in PACK.ALL_POLICIES:
-        for name, spec in (policy.config_schema.properties if policy.config_schema else {}).items():
-            assert spec["description"], (policy.name, name)
+@pytest.mark.parametrize("policy", sorted(CONFIG_DEFAULTS))
+def test_config_defaults_are_the_platforms(policy):
+    schema = POLICIES[policy].config_schema
+    assert schema is not None, f"{policy} has no settings"
+    assert {name: spec["default"] for name, spec in schema.properties.items()} == CONFIG_DEFAULTS[policy]
 
 
 def _violating(plan: dict[str, Any], policy: str) -> dict[str, Any]:
@@ -202,7 +185,13 @@ def test_config_defaults_are_what_the_checks_use(plan, policy):
         "operator-chart-keys": {"extraAllowedKeys": ["global.newThing"]},
         "aks-sku-tier": {"disallowedTiers": []},
     }[policy]
-    assert validate(policy, rec, allowing) == []
+    config_problems = runner.config_problems({policy: allowing}, PACK.ALL_POLICIES)
+    if policy == "storage-azure-secure":
+        # TLS 1.2 is the floor: the schema's enum refuses a config that would lower it.
+        assert config_problems and "minimumTlsVersions[0]: must be one of" in config_problems[0]
+    else:
+        assert config_problems == []
+        assert validate(policy, rec, allowing) == []
 
 
 def test_coverage_config_defaults_are_what_the_check_uses(plan):
@@ -833,7 +822,7 @@ def test_operator_chart_keys_under_a_map_key_and_configurable(plan):
     assert validate("operator-chart-keys", rec, {"extraAllowedKeys": ["global.newThing"]}) == []
 
 
-# --- the gaps of issue 15: each planted in a real record, and its compliant form -----------------
+# --- gaps in the rules, each planted in a real record, and its compliant form -------------------
 
 
 def retyped(rec: dict[str, Any], kind: str, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -1465,7 +1454,6 @@ PLANTED = [
         "aws-usw2-anyscale-operator",
         "remove it",
     ),
-    # the gaps of issue 15
     (
         "cors-origins",
         False,
@@ -1638,7 +1626,6 @@ PLANTED = [
         "gcp-usc1-registration",
         "but for case",
     ),
-    # issues 14 and 18 (EKS)
     ("storage-s3-tls-only", True, "aws-usw2-tls-only", None, "aws-usw2-bucket", "accepts requests over plain HTTP"),
     (
         "gcs-cors-all-headers",
@@ -1662,8 +1649,17 @@ PLANTED = [
 
 
 def test_every_mandatory_policy_has_a_planted_violation():
-    mandatory = {p.name for p in PACK.ALL_POLICIES if p.enforcement_level is EnforcementLevel.MANDATORY}
-    assert mandatory == {case[0] for case in PLANTED}
+    """A mandatory policy is one `preflight policy` fails a plan on: it is shown doing so."""
+    mandatory = [p.name for p in PACK.ALL_POLICIES if p.enforcement_level is EnforcementLevel.MANDATORY]
+    planted = {case[0] for case in PLANTED}
+    missing = [name for name in mandatory if name not in planted]
+    assert not missing, (
+        f"no planted violation for the mandatory {', '.join(missing)}: add to PLANTED in tests/test_policy.py a "
+        "(policy, multicloud?, record name, edit of that record or None to remove it, resource named in the "
+        "output, fragment of the fix) that makes `preflight policy` fail on it, then "
+        "venv/bin/python -m tests.test_policy_messages"
+    )
+    assert planted <= set(POLICIES), f"PLANTED names policies the pack does not have: {sorted(planted - set(POLICIES))}"
 
 
 @pytest.mark.parametrize("policy, multi, name, edit, resource, fix", PLANTED, ids=[f"{c[0]}:{c[2]}" for c in PLANTED])
@@ -1809,10 +1805,23 @@ def test_real_pack_describes_its_policies(analyzer):
 
     info = analyzer.GetAnalyzerInfo(empty_pb2.Empty())
     assert info.name == "anyscale-cloud"
-    levels = {p.name: p.enforcementLevel for p in info.policies}
-    assert set(levels) == set(POLICIES)
-    assert levels["registration-properties"] == analyzer_pb2.MANDATORY
-    assert levels["aks-local-accounts"] == analyzer_pb2.ADVISORY
+    assert info.repository == runner.pack_module("pack").REPOSITORY
+    assert [p.name for p in info.policies] == [p.name for p in PACK.ALL_POLICIES]
+    levels = {"mandatory": analyzer_pb2.MANDATORY, "advisory": analyzer_pb2.ADVISORY}
+    severities = {
+        s: getattr(analyzer_pb2, f"POLICY_SEVERITY_{s.upper()}") for s in ("low", "medium", "high", "critical")
+    }
+    # Every declaration's metadata reaches the engine (and Pulumi Cloud) as declared.
+    for sent, declared in zip(info.policies, PACK.ALL_POLICIES, strict=True):
+        assert sent.description == declared.description, declared.name
+        assert sent.enforcementLevel == levels[declared.enforcement_level.value], declared.name
+        assert sent.severity == severities[declared.severity.value], declared.name
+        assert sent.remediation_steps == declared.remediation_steps, declared.name
+        assert sent.url == declared.url, declared.name
+        assert set(sent.configSchema.properties) == set(
+            declared.config_schema.properties if declared.config_schema else {}
+        )
+    assert levels["mandatory"] == next(p for p in info.policies if p.name == "registration-properties").enforcementLevel
     cors = next(p for p in info.policies if p.name == "console-cors")
     assert cors.configSchema.properties["origin"]["default"] == CONSOLE
 
@@ -1889,7 +1898,7 @@ def test_uploaded_pack_imports_nothing_outside_its_folder(uploaded_pack):
     # The simulation holds: the project's packages cannot be imported there.
     assert found["importable"] == {"components": False, "preflight": False, "policy": False}
     assert found["pack"] == "anyscale-cloud"
-    assert len(found["policies"]) == len(POLICIES) == 37
+    assert found["policies"] == [p.name for p in PACK.ALL_POLICIES]
     assert {"registration-properties", "console-cors", "operator-chart-keys"} <= set(found["policies"])
     outside = [f for f in found["loaded"] if not f.startswith(str(uploaded_pack))]
     assert outside == []

@@ -1,9 +1,10 @@
-"""The policy pack's problem messages, pinned word for word over a systematic set of faults.
+"""The policy pack's problem messages, each pinned word for word once, over a systematic
+set of faults.
 
 What a platform engineer reads when a merge is blocked is the message: it names the
 resource's key and says how to fix it. The other policy tests check that a violation is
-found and that its message holds the fix's key words; this one pins the whole text, and
-which policies fire at all, over a systematic set of faults:
+found and that its message holds the fix's key words; this one pins every whole text,
+and which faults make it appear (or go away), over:
 
 - the resource policies, over every record of the multicloud plan (the dev stack's real
   plan plus the AWS, GCP and Generic fixtures of tests/fixtures/policy/), each record
@@ -14,11 +15,13 @@ which policies fire at all, over a systematic set of faults:
 - both, over each planted violation of test_policy.py (one per mandatory policy: the
   faults above do not reach a policy document's statements or a node pool's type).
 
-Each fault that makes any policy report is a line in tests/fixtures/policy/messages.json
-with every message reported for it, under its record's name (one test per record, so a
-mutant of one rule is run only against the records that reach it); a fault missing from
-the file must report nothing.
-When a message or a rule changes on purpose, regenerate the file and review its diff:
+tests/fixtures/policy/messages.json maps policy -> message -> section -> the faults that
+add the message to what the section's record reports as recorded (a fault that takes a
+message away is listed as "<fault> (no longer reported)"). A stack policy's fault names
+the resource the message is reported against (`@ <name>`). Section "(as recorded)" holds
+what every record and the stack report unchanged. A fault missing from the file changes
+nothing. When a message or a rule changes on purpose, regenerate the file and review its
+diff:
 
     venv/bin/python -m tests.test_policy_messages
 """
@@ -28,12 +31,13 @@ from __future__ import annotations
 import copy
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pulumi_policy import StackValidationPolicy
+from pulumi_policy import EnforcementLevel, StackValidationPolicy
 
 from preflight import policy as runner
 from preflight.policy import UNKNOWN
@@ -44,8 +48,14 @@ from tests.test_policy import multicloud as multicloud_plan
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "policy"
 GOLDEN = FIXTURES / "messages.json"
+REGENERATE = "venv/bin/python -m tests.test_policy_messages"
 PACK = runner.load_pack()
-POLICY_LEVELS = {p.name: p.enforcement_level.value for p in PACK.ALL_POLICIES}
+POLICY_LEVELS = {p.name: p.enforcement_level for p in PACK.ALL_POLICIES}
+
+# (policy, message, what it is reported against: "" for the resource itself, "@ <name>" for a stack policy)
+Report = tuple[str, str, str]
+# (policy, message, fault): one line of the golden
+Entry = tuple[str, str, str]
 
 
 def label(record: dict[str, Any]) -> str:
@@ -54,7 +64,7 @@ def label(record: dict[str, Any]) -> str:
 
 
 def multicloud(dev_plan: Plan) -> list[dict[str, Any]]:
-    return multicloud_plan(dev_plan)["resources"]
+    return multicloud_plan(dev_plan)["resources"]  # type: ignore[no-any-return]
 
 
 def faults(value: Any) -> list[Any]:
@@ -98,66 +108,96 @@ def variants(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
             yield f"{label} = {json.dumps(new)}", new
 
 
-def resource_messages(record: dict[str, Any]) -> list[str]:
+def resource_reports(record: dict[str, Any]) -> list[Report]:
     args = runner.resource_args(record)
-    found: list[str] = []
+    found: list[Report] = []
     for policy in PACK.ALL_POLICIES:
         if not isinstance(policy, StackValidationPolicy):
-            policy.validate(args, lambda message, urn=None, name=policy.name: found.append(f"{name}: {message}"))
+            policy.validate(args, lambda message, urn=None, name=policy.name: found.append((name, message, "")))
     return found
 
 
-def stack_messages(records: list[dict[str, Any]]) -> list[str]:
+def stack_reports(records: list[dict[str, Any]]) -> list[Report]:
     args = runner.stack_args(records)
-    found: list[str] = []
+    names = {r["urn"]: r["name"] for r in records}
+    found: list[Report] = []
     for policy in PACK.ALL_POLICIES:
         if isinstance(policy, StackValidationPolicy):
             policy.validate(
-                args, lambda message, urn=None, name=policy.name: found.append(f"{name}: {urn or '-'}: {message}")
+                args,
+                lambda message, urn=None, name=policy.name: found.append(
+                    (name, message, f"@ {names.get(urn, urn) if urn else 'stack'}")
+                ),
             )
     return found
 
 
-def record_faults(record: dict[str, Any]) -> dict[str, list[str]]:
-    """Each one-value fault of `record` that makes a resource policy report -> the messages."""
-    reported: dict[str, list[str]] = {}
+def changes(fault: str, before: list[Report], after: list[Report]) -> list[Entry]:
+    """What `fault` turns `before` into: the reports it adds, and those it takes away."""
+    entries = []
+    for reports, suffix in (
+        (Counter(after) - Counter(before), ""),
+        (Counter(before) - Counter(after), " (no longer reported)"),
+    ):
+        for (policy, message, target), count in reports.items():
+            entries += [(policy, message, " ".join(filter(None, (fault, target))) + suffix)] * count
+    return entries
+
+
+def record_faults(record: dict[str, Any]) -> list[Entry]:
+    """Each one-value fault of `record` that changes what the resource policies report."""
+    before = resource_reports(record)
+    entries: list[Entry] = []
     for section in ("inputs", "options"):
         for where, new in variants(record[section]):
-            if messages := resource_messages({**record, section: new}):
-                reported[f"{section}{where}"] = messages
-    return reported
+            entries += changes(f"{section}{where}", before, resource_reports({**record, section: new}))
+    return entries
 
 
-def stack_faults(records: list[dict[str, Any]]) -> dict[str, list[str]]:
-    reported = {"the plan as it is": [m for r in records for m in resource_messages(r)] + stack_messages(records)}
+def as_recorded(records: list[dict[str, Any]]) -> list[Entry]:
+    entries = [(p, m, label(r)) for r in records for p, m, _ in resource_reports(r)]
+    return entries + [(p, m, f"stack {target}") for p, m, target in stack_reports(records)]
+
+
+def stack_faults(records: list[dict[str, Any]]) -> list[Entry]:
+    before = stack_reports(records)
+    entries: list[Entry] = []
     for index, record in enumerate(records):
-        if messages := stack_messages(records[:index] + records[index + 1 :]):
-            reported[f"{label(record)} removed from the plan"] = messages
+        removed = stack_reports(records[:index] + records[index + 1 :])
+        entries += changes(f"{label(record)} removed from the plan", before, removed)
         if record["dependsOn"]:
             loose = copy.deepcopy(records)
             loose[index]["dependsOn"] = []
-            if messages := stack_messages(loose):
-                reported[f"{label(record)} dependsOn = []"] = messages
-    return reported
+            entries += changes(f"{label(record)} dependsOn = []", before, stack_reports(loose))
+    return entries
 
 
-def planted_faults(records: list[dict[str, Any]]) -> dict[str, list[str]]:
-    reported: dict[str, list[str]] = {}
+def planted_faults(records: list[dict[str, Any]]) -> list[Entry]:
+    """Each planted violation: what its record's resource policies and the stack policies
+    report beyond the plan as recorded."""
+    stack_before = stack_reports(records)
+    entries: list[Entry] = []
     for policy, _, name, edit, _, fix in PLANTED:
         planted = copy.deepcopy(records)
         if edit is None:
             planted = [r for r in planted if r["name"] != name]
+            before, after = stack_before, stack_reports(planted)
         else:
-            edit(next(r for r in planted if r["name"] == name))
-        changed = [] if edit is None else resource_messages(next(r for r in planted if r["name"] == name))
-        reported[f"{policy}: {name}: {fix}"] = changed + stack_messages(planted)
-    return reported
+            changed = next(r for r in planted if r["name"] == name)
+            edit(changed)
+            original = next(r for r in records if r["name"] == name)
+            before = resource_reports(original) + stack_before
+            after = resource_reports(changed) + stack_reports(planted)
+        entries += changes(f"{policy}: {name}: {fix}", before, after)
+    return entries
 
 
-STACK, PLANTED_SECTION = "(stack faults)", "(planted violations)"
+AS_RECORDED, STACK, PLANTED_SECTION = "(as recorded)", "(stack faults)", "(planted violations)"
 
 
-def section(name: str, records: list[dict[str, Any]]) -> dict[str, list[str]]:
+def section(name: str, records: list[dict[str, Any]]) -> list[Entry]:
+    if name == AS_RECORDED:
+        return as_recorded(records)
     if name == STACK:
         return stack_faults(records)
     if name == PLANTED_SECTION:
@@ -165,11 +205,27 @@ def section(name: str, records: list[dict[str, Any]]) -> dict[str, list[str]]:
     return record_faults(next(r for r in records if label(r) == name))
 
 
-def catalogue(dev_plan: Plan) -> dict[str, dict[str, list[str]]]:
-    """Section (a record's name, the stack faults, the planted violations) -> fault -> messages
-    (faults that report nothing left out)."""
+def golden_entries(golden: dict[str, Any], name: str) -> list[Entry]:
+    return sorted(
+        (policy, message, fault)
+        for policy, messages in golden.items()
+        for message, sections in messages.items()
+        for fault in sections.get(name, [])
+    )
+
+
+def catalogue(dev_plan: Plan) -> dict[str, dict[str, dict[str, list[str]]]]:
+    """policy -> message -> section -> faults, over every section."""
     records = multicloud(dev_plan)
-    return {name: section(name, records) for name in [label(r) for r in records] + [STACK, PLANTED_SECTION]}
+    result: dict[str, dict[str, dict[str, list[str]]]] = {}
+    for name in SECTIONS:
+        for policy, message, fault in section(name, records):
+            result.setdefault(policy, {}).setdefault(message, {}).setdefault(name, []).append(fault)
+    for messages in result.values():
+        for sections in messages.values():
+            for faults_of in sections.values():
+                faults_of.sort()
+    return result
 
 
 # The sections, known before the plan is made (one test each: a mutant of one rule is run
@@ -182,20 +238,23 @@ SECTIONS = [
         *(FIXTURES / f"{n}.json" for n in ("aws", "gcp", "generic")),
     ]
     for r in json.loads(document.read_text(encoding="utf-8"))["resources"]
-] + [STACK, PLANTED_SECTION]
+] + [AS_RECORDED, STACK, PLANTED_SECTION]
+
+
+def golden() -> dict[str, Any]:
+    return json.loads(GOLDEN.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def test_the_plan_as_it_is_breaks_no_mandatory_policy(dev_plan):
-    records = multicloud(dev_plan)
-    messages = [m for r in records for m in resource_messages(r)] + stack_messages(records)
+    fired = {policy for policy, _, _ in as_recorded(multicloud(dev_plan))}
     # The dev stack keeps local accounts, a public API server and no network policy: advisory.
-    fired = [m.split(":", 1)[0] for m in messages]
-    assert fired == ["aks-local-accounts", "aks-public-api-server", "aks-network-policy"]
-    assert {POLICY_LEVELS[name] for name in fired} == {"advisory"}
+    assert fired == {"aks-local-accounts", "aks-public-api-server", "aks-network-policy"}
+    assert {POLICY_LEVELS[name] for name in fired} == {EnforcementLevel.ADVISORY}
 
 
 def test_the_sections_are_the_plans_records(dev_plan):
-    assert sorted(SECTIONS) == sorted([label(r) for r in multicloud(dev_plan)] + [STACK, PLANTED_SECTION])
+    records = [label(r) for r in multicloud(dev_plan)]
+    assert sorted(SECTIONS) == sorted([*records, AS_RECORDED, STACK, PLANTED_SECTION])
     assert len(set(SECTIONS)) == len(SECTIONS)  # one section per record: none hides another
 
 
@@ -205,36 +264,39 @@ def test_each_planted_violation_has_its_own_key():
 
 @pytest.mark.parametrize("name", SECTIONS)
 def test_every_message_is_the_recorded_one(dev_plan, name):
-    expected = json.loads(GOLDEN.read_text(encoding="utf-8")).get(name, {})
-    actual = section(name, multicloud(dev_plan))
-    changed_faults = sorted(k for k in expected.keys() | actual.keys() if expected.get(k) != actual.get(k))
-    assert not changed_faults, (
-        f"{name}: {len(changed_faults)} fault(s) report other messages than recorded, e.g. "
-        + json.dumps({k: {"recorded": expected.get(k), "now": actual.get(k)} for k in changed_faults[:3]}, indent=1)
-        + "\nIf intended: venv/bin/python -m tests.test_policy_messages, then review the diff."
+    expected = golden_entries(golden(), name)
+    actual = sorted(section(name, multicloud(dev_plan)))
+    missing = [e for e in expected if e not in actual]
+    new = [e for e in actual if e not in expected]
+    assert not missing and not new, (
+        f"{name}: {len(new)} report(s) not recorded, {len(missing)} recorded but not reported, e.g. "
+        + json.dumps({"now": new[:3], "recorded": missing[:3]}, indent=1)
+        + f"\nIf intended: {REGENERATE}, then review the diff."
     )
 
 
-# Policies no fault here makes report, each for a reason of the catalogue's inputs, not of
-# the policy: the dev plan and the fixtures hold no EKS cluster (eks-access-entries,
-# eks-public-endpoint) and no GKE cluster (gke-default-network), which test_eks_access_network
-# and test_gke_generic check against the example stack's plan; and no one-value fault makes
-# skuTier "Free" (aks-sku-tier, test_policy). All four are advisory.
-NOT_REACHED = {"aks-sku-tier", "eks-access-entries", "eks-public-endpoint", "gke-default-network"}
+def test_the_golden_names_only_the_packs_policies_and_sections():
+    recorded = golden()
+    assert set(recorded) <= set(POLICY_LEVELS), f"policies no longer in the pack: {REGENERATE}"
+    sections = {s for messages in recorded.values() for by_section in messages.values() for s in by_section}
+    assert sections <= set(SECTIONS), f"sections no longer in the catalogue: {REGENERATE}"
 
 
-def test_the_catalogue_reaches_every_policy_but_the_listed_advisory_ones():
-    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    fired = {m.split(":", 1)[0] for faults in expected.values() for messages in faults.values() for m in messages}
-    assert {p.name for p in PACK.ALL_POLICIES} - fired == NOT_REACHED
-    assert all(POLICY_LEVELS[name] == "advisory" for name in NOT_REACHED)
+def test_the_catalogue_reaches_every_mandatory_policy():
+    """Through the planted violations at least; an advisory policy may stay out of reach."""
+    recorded = golden()
+    unreached = [n for n, level in POLICY_LEVELS.items() if level is EnforcementLevel.MANDATORY and n not in recorded]
+    assert not unreached, (
+        f"no fault makes {', '.join(unreached)} report: add a planted violation to PLANTED in tests/test_policy.py, "
+        f"then {REGENERATE}"
+    )
 
 
 if __name__ == "__main__":
     from tests.conftest import stack_values
 
     plan = run_program("dev", stack_values("dev"))
-    result = {name: faults for name, faults in catalogue(plan).items() if faults}
+    result = catalogue(plan)
     GOLDEN.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    count = sum(len(faults) for faults in result.values())
-    print(f"{GOLDEN.relative_to(ROOT)}: {count} faults in {len(result)} sections", file=sys.stderr)
+    count = sum(len(m) for m in result.values())
+    print(f"{GOLDEN.relative_to(ROOT)}: {count} messages of {len(result)} policies", file=sys.stderr)

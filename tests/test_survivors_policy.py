@@ -1,4 +1,4 @@
-"""Issue 22: policy checks that must not pass when a key is absent, and the
+"""Policy checks that must not pass when a key is absent, and the
 registration-order policy over indirect chains (A -> X -> B through intermediates).
 Each case starts from a compliant record of the example stack's real plan."""
 

@@ -1,17 +1,12 @@
-"""AKS access and networks (issues #14, #18): who can reach the API server, whether pod
-traffic is policed, and whether an Entra-only cluster is reachable at all.
-
-Plain checks over a ManagedCluster's properties, and the pack's policies for them
-(registered in policies.py with `*aks.POLICIES`)."""
+"""AKS access and networks: who can reach the API server, whether pod traffic is
+policed, and whether an Entra-only cluster is reachable at all. Plain checks over a
+ManagedCluster's properties."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy
-from rules.clusters import MANAGED_CLUSTER
-from rules.values import MISSING, UNKNOWN, get, is_list, type_is
+from rules.values import MISSING, UNKNOWN, get, is_list
 
 NO_POLICY = ("none", "")
 
@@ -67,37 +62,3 @@ def entra_only_problems(props: Any) -> list[str]:
             "is a cluster admin; set cluster.adminGroupObjectIds in the stack"
         )
     return problems
-
-
-def _on_clusters(check: Callable[[Any], list[str]]) -> Callable[[ResourceValidationArgs, ReportViolation], None]:
-    def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
-        if type_is(args.resource_type, MANAGED_CLUSTER):
-            for message in check(args.props):
-                report(message, None)
-
-    return validate
-
-
-POLICIES = [
-    ResourceValidationPolicy(
-        name="aks-public-api-server",
-        description="AKS API servers are private or restricted to authorized IP ranges. Advisory: Entra ID or the "
-        "cluster certificate still guards a public one.",
-        validate=_on_clusters(public_api_problems),
-        enforcement_level=EnforcementLevel.ADVISORY,
-    ),
-    ResourceValidationPolicy(
-        name="aks-network-policy",
-        description="AKS clusters run a network policy engine (azure, calico or cilium). Advisory: without one, "
-        "NetworkPolicy objects are ignored.",
-        validate=_on_clusters(network_policy_problems),
-        enforcement_level=EnforcementLevel.ADVISORY,
-    ),
-    ResourceValidationPolicy(
-        name="aks-entra-only-access",
-        description="AKS clusters without local accounts have managed Entra ID integration with admin groups "
-        "(otherwise AKS rejects them or nobody can administer them).",
-        validate=_on_clusters(entra_only_problems),
-        enforcement_level=EnforcementLevel.MANDATORY,
-    ),
-]

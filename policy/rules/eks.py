@@ -1,20 +1,11 @@
 """EKS and its bucket: who can reach the API server (the public endpoint's CIDRs, the
-access entries beyond the creator) and buckets that accept plain-HTTP requests
-(issues #14, #18). The checks are plain functions; EKS_POLICIES wraps them for the pack."""
+access entries beyond the creator) and buckets that accept plain-HTTP requests."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pulumi_policy import (
-    EnforcementLevel,
-    PolicyResource,
-    ReportViolation,
-    ResourceValidationArgs,
-    ResourceValidationPolicy,
-    StackValidationArgs,
-    StackValidationPolicy,
-)
+from pulumi_policy import PolicyResource
 from rules.documents import document, listed, public_principal, statements
 from rules.stack import Finding, _companions
 from rules.storage import is_s3_bucket
@@ -125,48 +116,3 @@ def tls_only_findings(resources: list[PolicyResource]) -> list[Finding]:
             )
         )
     return findings
-
-
-# --- the pack's policies -------------------------------------------------------------------------
-
-
-def _resource_check(check: Any, kind: str) -> Any:
-    def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
-        if type_is(args.resource_type, kind):
-            for message in check(args.props):
-                report(message, None)
-
-    return validate
-
-
-def _stack_check(check: Any) -> Any:
-    def validate(args: StackValidationArgs, report: ReportViolation) -> None:
-        for urn, message in check(list(args.resources)):
-            report(message, urn)
-
-    return validate
-
-
-EKS_POLICIES: list[ResourceValidationPolicy | StackValidationPolicy] = [
-    ResourceValidationPolicy(
-        name="eks-public-endpoint",
-        description="EKS clusters with a public API endpoint restrict it to listed CIDRs (not 0.0.0.0/0). "
-        "Advisory: EKS's default, and a restricted endpoint needs every deployer's and CI runner's address.",
-        validate=_resource_check(public_endpoint_problems, EKS_CLUSTER),
-        enforcement_level=EnforcementLevel.ADVISORY,
-    ),
-    StackValidationPolicy(
-        name="eks-access-entries",
-        description="EKS clusters with API authentication have access entries beyond the creating identity. "
-        "Advisory: a single-operator sandbox may need none.",
-        validate=_stack_check(access_entry_findings),
-        enforcement_level=EnforcementLevel.ADVISORY,
-    ),
-    StackValidationPolicy(
-        name="storage-s3-tls-only",
-        description="Every S3 bucket we create has a bucket policy denying requests without TLS "
-        "(aws:SecureTransport false, Principal '*').",
-        validate=_stack_check(tls_only_findings),
-        enforcement_level=EnforcementLevel.MANDATORY,
-    ),
-]

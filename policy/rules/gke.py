@@ -1,16 +1,12 @@
 """GKE: clusters off the project's `default` VPC, nodes off the Compute Engine default
-service account, and GCS CORS rules that allow every request header (issue 14).
-
-Pure checks over plan properties, and the policies that run them (POLICIES, listed in
-policies.py's ALL_POLICIES)."""
+service account, and GCS CORS rules that allow every request header. Pure checks over
+plan properties."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy
 from rules.values import MISSING, UNKNOWN, elements, get, is_unknown, strings, type_is
 
 CLUSTER = "gcp:container/cluster:Cluster"
@@ -80,38 +76,3 @@ def gcs_cors_header_problems(props: Any) -> list[str]:
             "their preflight; set responseHeaders to ['*']"
         )
     return problems
-
-
-def _policy(
-    name: str, description: str, level: EnforcementLevel, check: Callable[[str, Any], list[str]]
-) -> ResourceValidationPolicy:
-    def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
-        for message in check(args.resource_type, args.props):
-            report(message, None)
-
-    return ResourceValidationPolicy(name=name, description=description, validate=validate, enforcement_level=level)
-
-
-POLICIES = [
-    _policy(
-        "gke-default-network",
-        "GKE clusters do not run on the project's `default` VPC (often absent; SSH and RDP open to the internet). "
-        "Advisory: an existing stack may have to stay there.",
-        EnforcementLevel.ADVISORY,
-        lambda kind, props: default_network_problems(props) if type_is(kind, CLUSTER) else [],
-    ),
-    _policy(
-        "gke-node-service-account",
-        "GKE nodes (clusters' default pools and node pools) run as a service account of their own, never the Compute "
-        "Engine default one.",
-        EnforcementLevel.MANDATORY,
-        node_account_problems,
-    ),
-    _policy(
-        "gcs-cors-all-headers",
-        "GCS bucket CORS rules list '*' in responseHeaders: on GCS that list is also the allowed request headers, "
-        "and the console's uploads and ranged reads send Content-Type and Range.",
-        EnforcementLevel.MANDATORY,
-        lambda kind, props: gcs_cors_header_problems(props) if type_is(kind, GCS_BUCKET) else [],
-    ),
-]
