@@ -246,10 +246,10 @@ def golden() -> dict[str, Any]:
 
 
 def test_the_plan_as_it_is_breaks_no_mandatory_policy(dev_plan):
+    """What it does report (the dev stack keeps local accounts, a public API server and no
+    network policy: advisory) is the golden's "(as recorded)" section."""
     fired = {policy for policy, _, _ in as_recorded(multicloud(dev_plan))}
-    # The dev stack keeps local accounts, a public API server and no network policy: advisory.
-    assert fired == {"aks-local-accounts", "aks-public-api-server", "aks-network-policy"}
-    assert {POLICY_LEVELS[name] for name in fired} == {EnforcementLevel.ADVISORY}
+    assert [name for name in fired if POLICY_LEVELS[name] is not EnforcementLevel.ADVISORY] == []
 
 
 def test_the_sections_are_the_plans_records(dev_plan):
