@@ -126,3 +126,13 @@ def _stack_validate(
             report(message, urn)
 
     return validate
+
+
+def array_of_strings(default: list[str], description: str, enum: list[str] | None = None) -> dict[str, Any]:
+    """A setting that is a list of strings (optionally from `enum`)."""
+    items: dict[str, Any] = {"type": "string", **({"enum": enum} if enum else {})}
+    return {"type": "array", "items": items, "default": default, "description": description}
+
+
+def stack_resources(args: StackValidationArgs) -> list[Any]:
+    return list(args.resources)

@@ -1,0 +1,1 @@
+"""The pack's declarations by subject; policies.py puts them in one list."""
