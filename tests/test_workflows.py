@@ -176,8 +176,8 @@ def test_only_stacks_with_real_secrets_get_a_real_preview_or_deploy(preview_job,
     assert "example" in stacks_on_disk() and "example" not in deployable_stacks()
     assert "dev" in deployable_stacks()
     assert sorted(deploy_job["strategy"]["matrix"]["stack"]) == deployable_stacks()
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert "`example` is checked offline only" in readme
+    deploying = " ".join((ROOT / "docs" / "deploying.md").read_text(encoding="utf-8").split())
+    assert "`example` is checked offline only" in deploying
 
 
 def test_the_placeholder_test_tells_ciphertext_from_placeholders() -> None:
