@@ -31,9 +31,8 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-from pulumi_policy.policy import _NotApplicableError
-from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
+from components.sdk_internals import UNKNOWN_STRING_VALUE, NotApplicableError, UnknownValueError, unknown_checking_proxy
 from preflight.plan import RECORD_ERRORS, report_record_error
 from preflight.plan import record as record_stack
 from preflight.planfile import UNKNOWN, Graph, PlanError, read, read_json, resource_name, validate
@@ -184,7 +183,7 @@ def run(
         found.append(
             Violation(policy.name, EnforcementLevel.ADVISORY.value, f"can't run during preview: {error.message}", urn)
         )
-    except _NotApplicableError:
+    except NotApplicableError:
         pass
     return found
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel
 
+from components import sdk_internals
 from preflight import policy as runner
 
 aks = runner.pack_module("rules.aks")
@@ -74,7 +75,7 @@ def test_gke_policy_factory_keeps_name_description_level_and_reports_the_check()
         "what it checks",
         EnforcementLevel.MANDATORY,
     )
-    validate = policy._ResourceValidationPolicy__validate
+    validate = sdk_internals.resource_validation(policy)
     assert reported(validate, resource_type="gcp:container/cluster:Cluster", props={"x": 3}) == [
         ("gcp:container/cluster:Cluster 3", None)
     ]
