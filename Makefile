@@ -96,9 +96,9 @@ bench: $(STAMP)
 
 # Mutation testing (issue #22; README "Mutation testing"), never part of `make test`: mutmut
 # (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)
-# mutates components/spec.py, registration.py, addons.py and policy/rules/*.py in a copy of
-# the project (mutants/) and runs the tests selected in pyproject.toml [tool.mutmut] that
-# call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
+# mutates the spec's rules (spec/, not its data tables), components/registration.py and
+# addons/, and policy/rules/*.py in a copy of the project (mutants/) and runs the tests
+# selected in pyproject.toml [tool.mutmut] that call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
 # mutants of the functions that changed since (mutmut's per-function hashes). It starts
 # over (every mutant: the cold run) with FRESH=1, and by itself when anything else changed
 # (tests, stacks, locks, code outside the functions it mutates: scripts/mutation_inputs.py), since mutmut

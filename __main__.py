@@ -6,7 +6,7 @@ from typing import Any
 import pulumi
 
 from components.cloud import AnyscaleCloud
-from components.spec import SpecError, advisories, load_spec
+from spec import SpecError, advisories, load_spec
 
 
 def read_config(key: str) -> Any:

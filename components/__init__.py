@@ -1,1 +1,3 @@
-"""anyscale-cloud components: the spec and the ComponentResources built from it."""
+"""anyscale-cloud components: the ComponentResources built from the stack spec (spec/),
+and the builders they call. Importing the package itself loads no SDK: spec/ imports
+its leaf module names.py."""

@@ -10,8 +10,8 @@ from pulumi_azure_native import containerregistry, resources
 from components.cloud_resource import CloudResource
 from components.names import REGISTRY_SUFFIX, registry_name
 from components.registration import CloudRecord
-from components.spec import StackSpec
 from components.target import CloudContext
+from spec import StackSpec
 
 
 def retains_storage(spec: StackSpec) -> bool:

@@ -6,28 +6,28 @@ import pulumi
 
 from components.addons import AddonsArgs, ClusterAddons
 from components.registration import CloudRecord, CloudResourceRegistration
-from components.spec import ResourceSpec
 from components.target import CloudContext, TargetBuilder
+from spec import ResourceSpec
 
 
 def builder(provider: str) -> type[TargetBuilder]:
     """The provider's component class. Imported here, not at the top: a stack with AKS
     only does not pay for loading the AWS and GCP SDKs."""
     if provider == "Azure":
-        from components.azure import AksCluster
+        from components.azure import AksTarget
 
-        return AksCluster
+        return AksTarget
     if provider == "AWS":
-        from components.aws import EksCluster
+        from components.aws import EksTarget
 
-        return EksCluster
+        return EksTarget
     if provider == "GCP":
-        from components.gcp import GkeCluster
+        from components.gcp import GkeTarget
 
-        return GkeCluster
-    from components.generic import GenericCluster
+        return GkeTarget
+    from components.generic import GenericTarget
 
-    return GenericCluster
+    return GenericTarget
 
 
 class CloudResource(pulumi.ComponentResource):

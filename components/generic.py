@@ -1,4 +1,4 @@
-"""GenericCluster: a bring-your-own Kubernetes cluster with an existing bucket.
+"""GenericTarget: a bring-your-own Kubernetes cluster with an existing bucket.
 
 Nothing is created outside the cluster: the user supplies the kubeconfig, the bucket
 (with the console's CORS rule already set on it) and an Anyscale CLI token, which the
@@ -13,10 +13,10 @@ from typing import Any
 
 import pulumi
 
-from components import defaults
 from components.kube import kubernetes_provider
-from components.spec import GenericResource
 from components.target import CloudContext, Target
+from spec import GenericResource
+from spec.addons import OPERATOR_ROLL_ANNOTATION
 
 # The chart writes the keys to a Secret (an AWS credentials and config file) mounted into
 # the operator and, through its patches, into the Ray pods (AWS_SHARED_CREDENTIALS_FILE,
@@ -27,7 +27,7 @@ CREDENTIALS = "credentialMount.aws.createSecret"
 # change the Secret but leave the running operator on the old one. A hash of the secrets
 # in the pod template's annotations (`operator.annotations`, read by that template) rolls
 # the operator whenever one of them changes, in the same `pulumi up`.
-ROLL_ANNOTATION = f"operator.annotations.{defaults.OPERATOR_ROLL_ANNOTATION}"
+ROLL_ANNOTATION = f"operator.annotations.{OPERATOR_ROLL_ANNOTATION}"
 
 
 def storage_settings(spec: GenericResource) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def storage_secrets(spec: GenericResource) -> dict[str, pulumi.Output[str]]:
     }
 
 
-class GenericCluster(pulumi.ComponentResource):
+class GenericTarget(pulumi.ComponentResource):
     target: Target
 
     def __init__(self, spec: GenericResource, ctx: CloudContext, opts: pulumi.ResourceOptions | None = None):

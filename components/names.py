@@ -2,8 +2,9 @@
 whose names come from config (platform.md 9.3).
 
 One definition, used twice: the components call these functions to name what they
-create, and the spec (`check_names`) calls the same functions to check every derived
-name against the cloud's real limits and for collisions, before a resource is declared.
+create, and the spec (spec/derived_names.py) calls the same functions to check every
+derived name against the cloud's real limits and for collisions, before a resource is
+declared. A leaf: it imports nothing of the project, so both sides can import it.
 A name the cloud makes globally unique carries a random suffix (a `RandomString` the
 component creates); the spec checks such names with the longest suffix there can be.
 """
@@ -12,10 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from components.spec import StackSpec
 
 # Suffix lengths of the globally unique names (the RandomStrings' `length`).
 REGISTRY_SUFFIX = 8
@@ -42,8 +39,12 @@ class Rule:
     # Parts the cloud reserves even where the pattern allows them (re.search).
     reserved: str | None = None
 
+    def allows(self, name: str) -> bool:
+        """Length and pattern (not the reserved parts)."""
+        return self.min_length <= len(name) <= self.max_length and re.fullmatch(self.pattern, name) is not None
+
     def problem(self, name: str) -> str | None:
-        if not self.min_length <= len(name) <= self.max_length or not re.fullmatch(self.pattern, name):
+        if not self.allows(name):
             return f"gives the {self.what} {name!r}, which the cloud rejects: {self.form}"
         if self.reserved and re.search(self.reserved, name):
             return f"gives the {self.what} {name!r}, which uses a part the cloud reserves ({self.reserved})"
@@ -67,12 +68,13 @@ RULES = {
         r"[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?",
         "1-54 letters, digits and '-', starting and ending with a letter or digit",
     ),
+    # A pool's name is the user's, not derived: the spec's AksPoolName checks it with this rule.
     "aks_pool": Rule(
         "AKS node pool name",
         1,
         12,
-        r"[a-z][a-z0-9]*",
-        "at most 12 lowercase letters and digits, starting with a letter",
+        r"[a-z][a-z0-9]{0,11}",
+        "at most 12 characters, lowercase letters and digits, starting with a letter",
     ),
     "azure_vnet": Rule(
         "virtual network name",
@@ -272,110 +274,3 @@ def pool_logical_name(resource: str, pool: str) -> str:
 def node_group_logical_name(resource: str, pool: str) -> str:
     """EKS NodeGroups: `<resource>-<pool>` (kept: renaming would replace every group)."""
     return f"{resource}-{pool}"
-
-
-# --- the spec's check ----------------------------------------------------------------------
-
-Loc = tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Use:
-    """One derived name: where it must be unique, and the config path it comes from."""
-
-    space: tuple[str, ...]  # the cloud's uniqueness scope (or the Pulumi type), e.g. ("aks", rg)
-    what: str
-    name: str
-    loc: Loc
-    case_insensitive: bool = False
-
-
-def uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
-    """Every derived name of the stack, and the problems with any single one of them."""
-    cloud = spec.cloud.name
-    found: list[Use] = []
-    bad: list[tuple[Loc, str]] = []
-
-    def name(rule: str, value: str, loc: Loc, space: tuple[str, ...] | None = None, ci: bool = False) -> None:
-        problem = RULES[rule].problem(value)
-        if problem:
-            bad.append((loc, problem))
-        if space is not None:
-            found.append(Use(space, RULES[rule].what, value, loc, ci))
-
-    name("registry", registry_name(cloud, "0" * REGISTRY_SUFFIX), ("cloud", "name"))
-    group = spec.cloud.resource_group.lower()
-    for i, res in enumerate(spec.resources):
-        at: Loc = ("resources", i, "name")
-        pools = getattr(getattr(res, "cluster", None), "node_pools", [])
-        pool_locs = [(p.name, ("resources", i, "cluster", "nodePools", k, "name")) for k, p in enumerate(pools)]
-        if res.provider == "Azure":
-            # Azure names ignore case: `Default` and `default` are one name.
-            name("aks_cluster", aks_cluster_name(cloud, res.name), at, ("aks-cluster", group), ci=True)
-            name("aks_dns_prefix", aks_dns_prefix(cloud, res.name), at)
-            name("azure_identity", azure_identity_name(cloud, res.name), at, ("identity", group), ci=True)
-            network = getattr(res.cluster, "network", None)
-            if network is not None and network.created:
-                name("azure_vnet", azure_vnet_name(cloud, res.name), at, ("vnet", group), ci=True)
-            if res.storage.bucket is None:
-                name("storage_account", storage_account_name(cloud, res.name, "0" * STORAGE_ACCOUNT_SUFFIX), at)
-            for pool, loc in pool_locs:
-                name("aks_pool", pool, loc)
-                found.append(Use(("urn", "AgentPool"), "Pulumi logical name", pool_logical_name(res.name, pool), loc))
-        elif res.provider == "AWS":
-            name("eks_cluster", eks_cluster_name(cloud, res.name), at, ("eks-cluster", res.region))
-            for role in aws_role_logical_names(res.name):
-                name("iam_role", iam_role_autoname(role), at)
-            if res.storage.bucket is None:
-                name("s3_bucket", s3_bucket_name(cloud, res.name, "0" * S3_SUFFIX), at)
-            found.append(
-                Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, SYSTEM_POOL), at)
-            )
-            for pool, loc in pool_locs:
-                name("eks_node_group", pool, loc)
-                found.append(
-                    Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, pool), loc)
-                )
-        elif res.provider == "GCP":
-            project = res.project
-            name("gke_cluster", gke_cluster_name(cloud, res.name), at, ("gke-cluster", project, res.region))
-            name("gcp_account", gcp_account_id(cloud, res.name), at, ("gcp-account", project))
-            name("gcp_account", gke_node_account_id(cloud, res.name), at, ("gcp-account", project))
-            if getattr(res.cluster, "network", None) is None:
-                name("gcp_network", gke_network_name(cloud, res.name), at, ("gcp-network", project))
-            if res.storage.bucket is None:
-                name("gcs_bucket", gcs_bucket_name(cloud, res.name, "0" * GCS_SUFFIX), at)
-            found.append(Use(("urn", "NodePool"), "Pulumi logical name", pool_logical_name(res.name, SYSTEM_POOL), at))
-            for pool, loc in pool_locs:
-                name("gke_pool", pool, loc)
-                found.append(Use(("urn", "NodePool"), "Pulumi logical name", pool_logical_name(res.name, pool), loc))
-    return found, bad
-
-
-def path(loc: Loc) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
-    return out
-
-
-def check_names(spec: StackSpec) -> list[tuple[Loc, str]]:
-    """Problems as (config location, message): invalid derived names, then collisions,
-    each collision reported at the later path and naming the earlier one."""
-    found, problems = uses(spec)
-    seen: dict[tuple[tuple[str, ...], str], Use] = {}
-    for use in found:
-        key = (use.space, use.name.lower() if use.case_insensitive else use.name)
-        first = seen.setdefault(key, use)
-        if first is use:
-            continue
-        other = f"{path(first.loc)} ({resource_name(spec, first.loc)})"
-        case = " (the cloud ignores case)" if use.case_insensitive and first.name != use.name else ""
-        problems.append(
-            (use.loc, f"gives the {use.what} {use.name!r}, which collides with {other}{case}; rename one of them")
-        )
-    return problems
-
-
-def resource_name(spec: StackSpec, loc: Loc) -> str:
-    return spec.resources[loc[1]].name if loc[0] == "resources" else spec.cloud.name

@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.spec import ResourceSpec
+from spec import ResourceSpec
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class CloudContext:
 
 
 class TargetBuilder(Protocol):
-    """A provider's component (`AksCluster`, `EksCluster`, `GkeCluster`, `GenericCluster`):
+    """A provider's component (`AksTarget`, `EksTarget`, `GkeTarget`, `GenericTarget`):
     built from its resource's spec and the cloud's context, it exposes its `Target`."""
 
     target: Target

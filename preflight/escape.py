@@ -12,7 +12,7 @@ import html
 import re
 from typing import Any
 
-from components.raw_config import printable
+from spec.raw import printable
 
 __all__ = ["html_text", "md_code", "md_text", "printable", "printable_document"]
 

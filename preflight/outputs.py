@@ -15,6 +15,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from components import sdk_internals
 from preflight import mock_aws, mock_gcp
 from preflight.planfile import placeholder
 
@@ -44,7 +45,7 @@ def _getters(cls: type) -> dict[str, tuple[str, Any]]:
     out: dict[str, tuple[str, Any]] = {}
     for attr, member in vars(cls).items():
         fget = getattr(member, "fget", None)
-        engine_name = getattr(fget, "_pulumi_name", None)
+        engine_name = sdk_internals.engine_name(fget)
         if engine_name is None:
             continue
         try:

@@ -42,9 +42,8 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-from pulumi_policy.policy import _NotApplicableError
-from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
+from components.sdk_internals import UNKNOWN_STRING_VALUE, NotApplicableError, UnknownValueError, unknown_checking_proxy
 from preflight import inputs
 from preflight.escape import printable, printable_document
 from preflight.plan import RECORD_ERRORS, report_record_error
@@ -201,7 +200,7 @@ def run(
         found.append(
             Violation(policy.name, EnforcementLevel.ADVISORY.value, f"can't run during preview: {error.message}", urn)
         )
-    except _NotApplicableError:
+    except NotApplicableError:
         pass
     return found
 

@@ -8,40 +8,35 @@ import asyncio
 import json
 import os
 import runpy
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pulumi
 from google.protobuf import json_format, struct_pb2
-from pulumi.runtime import mocks, settings
 from pulumi.runtime.proto import resource_pb2
-from pulumi.runtime.stack import Stack, massage, run_pulumi_func
-from pulumi.runtime.sync_await import _sync_await
 
+from components import sdk_internals
+from components.sdk_internals import WIRE_SECRET, WIRE_SIG, WIRE_UNKNOWN
 from preflight import planfile
 from preflight.outputs import invoke_result, resource_state
 
 PROJECT = "anyscale-cloud"
 ROOT = Path(__file__).resolve().parent.parent
-SIG = "4dabf18193072939515e22adb298388d"  # marks a special value on the wire
-SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270"
-UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"  # the wire's unknown value
 
 
 def redact(value: Any) -> Any:
     """Engine wire values -> plan JSON: secrets become "[secret]", refs become URNs."""
     if isinstance(value, dict):
-        sig = value.get(SIG)
-        if sig == SECRET_VALUE:
+        sig = value.get(WIRE_SIG)
+        if sig == WIRE_SECRET:
             return planfile.SECRET
         if sig is not None and "urn" in value:  # a resource reference
             return value["urn"]
         return {k: redact(value[k]) for k in sorted(value)}  # the wire map has no order
     if isinstance(value, list):
         return [redact(v) for v in value]
-    if value == UNKNOWN:
+    if value == WIRE_UNKNOWN:
         return planfile.UNKNOWN
     if isinstance(value, float) and value.is_integer():
         return int(value)  # the wire has doubles only; 80.0 is the port 80
@@ -51,7 +46,7 @@ def redact(value: Any) -> Any:
 def _strip_secrets(value: Any) -> Any:
     """The plain value behind secret markers (for the mock's state only)."""
     if isinstance(value, dict):
-        if value.get(SIG) == SECRET_VALUE:
+        if value.get(WIRE_SIG) == WIRE_SECRET:
             return value.get("value")
         return {k: _strip_secrets(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -67,7 +62,7 @@ class PlanMocks(pulumi.runtime.Mocks):
         return invoke_result(args.token, args.args), []
 
 
-class RecordingMonitor(mocks.MockMonitor):
+class RecordingMonitor(sdk_internals.MockMonitor):
     """Records each RegisterResource request; answers with the mock cloud's state, with
     secret inputs still marked secret in the state (as the engine would).
 
@@ -83,25 +78,12 @@ class RecordingMonitor(mocks.MockMonitor):
         self.records: list[dict[str, Any]] = []
         self.outputs: dict[str, dict[str, Any]] = {}  # urn -> registered outputs
 
-    def Invoke(self, request: Any) -> Any:
-        # The SDK calls Invoke on an executor thread, and the mock's Invoke gives that
-        # thread an event loop of its own (`_ensure_event_loop`) that nothing closes. Left
-        # to the garbage collector at interpreter exit, after its self-pipe socket is
-        # gone, such a loop prints "Exception ignored in: BaseEventLoop.__del__" with a
-        # traceback through selectors.py. Close the loop this call made, on its thread.
-        had_loop = _thread_loop() is not None
-        try:
-            return super().Invoke(request)  # type: ignore[no-untyped-call]  # the SDK's method is unannotated
-        finally:
-            if not had_loop:
-                _close_thread_loop()
-
     def RegisterResourceOutputs(self, request: Any) -> Any:
         self.outputs[request.urn] = redact(json_format.MessageToDict(request.outputs))
         return super().RegisterResourceOutputs(request)  # type: ignore[no-untyped-call]  # the SDK's method is unannotated
 
     def RegisterResource(self, request: Any) -> Any:
-        urn = self.make_urn(request.parent, request.type, request.name)
+        urn = self.urn_of(request.parent, request.type, request.name)
         if request.type == "pulumi:pulumi:Stack":
             return resource_pb2.RegisterResourceResponse(urn=urn)
         wire = json_format.MessageToDict(request.object)
@@ -135,32 +117,15 @@ class RecordingMonitor(mocks.MockMonitor):
         if self.first_preview and not request.type.startswith("pulumi:providers:"):
             # The engine echoes the inputs (request.object, unknowns and secrets as
             # sent) and no ID: the SDK resolves everything else as unknown.
-            self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, "", _strip_secrets(wire))
+            self.remember(urn, "", _strip_secrets(wire))
             return resource_pb2.RegisterResourceResponse(urn=urn, id="", object=request.object)
         state = resource_state(request.type, name, wire)
         # Keep secret inputs secret in the answer; new values are placeholders (not secret).
         obj = struct_pb2.Struct()
         json_format.ParseDict(state, obj)
         resource_id = "${" + name + ".id}" if not request.type.startswith("pulumi:providers:") else f"{name}-id"
-        self.resources[urn] = mocks.MockMonitor.ResourceRegistration(urn, resource_id, _strip_secrets(state))
+        self.remember(urn, resource_id, _strip_secrets(state))
         return resource_pb2.RegisterResourceResponse(urn=urn, id=resource_id, object=obj)
-
-
-def _thread_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop set for this (non-main) thread, without creating one."""
-    if threading.current_thread() is threading.main_thread():
-        return None  # the main thread's loop belongs to run_program
-    try:
-        return asyncio.get_event_loop_policy().get_event_loop()
-    except RuntimeError:  # a non-main thread without a loop
-        return None
-
-
-def _close_thread_loop() -> None:
-    loop = _thread_loop()
-    if loop is not None:
-        asyncio.set_event_loop(None)
-        loop.close()
 
 
 @dataclass
@@ -203,12 +168,7 @@ def _has_secure(value: Any) -> bool:
 
 def _run_main(program: Path) -> None:
     runpy.run_path(str(program), run_name="__main__")
-    # The mock runtime finishes its root stack before the program runs, so register the
-    # program's exports explicitly (as the real entry point does when the program ends).
-    root = settings.get_root_resource()
-    if not isinstance(root, Stack):
-        raise RuntimeError("the mock runtime registered no root stack")
-    root.register_outputs(massage(root.outputs, []))
+    sdk_internals.register_stack_outputs()
 
 
 def run_program(stack: str, values: dict[str, Any], first_preview: bool = False, program: Path | None = None) -> Plan:
@@ -219,7 +179,7 @@ def run_program(stack: str, values: dict[str, Any], first_preview: bool = False,
     # The run owns its event loop, made before the mock runtime's root stack (whose
     # futures belong to it), and closes it after joining the executor threads the SDK
     # ran its RPCs on: an unclosed loop collected at interpreter exit prints a
-    # traceback on stderr (see RecordingMonitor.Invoke).
+    # traceback on stderr (see components/sdk_internals.py MockMonitor.Invoke).
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     monitor = RecordingMonitor(first_preview)
@@ -227,12 +187,9 @@ def run_program(stack: str, values: dict[str, Any], first_preview: bool = False,
     try:
         config, secret_keys = config_from_values(values)
         pulumi.runtime.set_all_config(config, secret_keys)
-        settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh root stack per run: exports do not leak between runs
-        mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
-        settings.SETTINGS.rpc_manager.clear()
-        settings.SETTINGS.outputs.clear()
+        sdk_internals.start_mock_runtime(monitor, PROJECT, stack)
         os.chdir(ROOT)
-        _sync_await(run_pulumi_func(lambda: _run_main(program or ROOT / "__main__.py")))
+        sdk_internals.run_to_completion(lambda: _run_main(program or ROOT / "__main__.py"))
     finally:
         os.chdir(cwd)
         loop.run_until_complete(loop.shutdown_default_executor())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from components.spec import Problem, SpecError, StackSpec, advisories, load_spec
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
+from spec import Problem, SpecError, StackSpec, advisories, load_spec
 
 
 def validate_stack(stack: StackFile) -> StackSpec:

@@ -1,5 +1,5 @@
 """How long `preflight validate` takes on a stack with N cloud resources (default: the most
-a stack may have, components.spec.MAX_RESOURCES)."""
+a stack may have, spec.MAX_RESOURCES)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from components.spec import MAX_RESOURCES  # noqa: E402
+from spec import MAX_RESOURCES  # noqa: E402
 from tests.conftest import stack_values  # noqa: E402
 
 

@@ -3,7 +3,7 @@
 `make mutate` keeps mutants/ so that the next run re-tests only the mutants of the
 functions that changed (mutmut keeps each function's hash and resets its mutants' verdicts
 when it changes). mutmut sees nothing else: a changed test, stack file, lock or module it
-does not mutate (components/cloud.py, preflight/runtime.py...) would leave every verdict
+does not mutate (components/cloud.py, preflight/runtime.py, spec/data/...) would leave every verdict
 and recorded plan as it was, and so would a change in a mutated file outside the functions
 mutmut mutates and hashes (a constant, a `Field` limit, a decorated validator, a function
 marked `no mutate`). This digest covers those: every other file whole, and each mutated
@@ -24,7 +24,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-INPUTS = ("__main__.py", "components", "preflight", "policy", "tests", "stacks")
+INPUTS = ("__main__.py", "spec", "components", "preflight", "policy", "tests", "stacks")
 FILES = ("Pulumi.yaml", "pyproject.toml", "pytest.ini", "requirements.txt", "requirements-mutate.txt")
 SKIPPED = {"__pycache__", "venv", ".hypothesis"}
 

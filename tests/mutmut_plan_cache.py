@@ -9,8 +9,8 @@ what its tests cost, not what the program costs, without changing what any test 
    it (mutmut's own trampoline bookkeeping). In a mutant's run, a call with the same arguments
    loads the pickle when the mutant's function is not among them: a function the program never
    calls cannot change what the program registers, so the plan is the one the program would
-   make. A mutant of a function the program calls (all of spec.py, registration.py and
-   addons.py that the program uses, policy/rules/platform.py) runs the program for real.
+   make. A mutant of a function the program calls (all of spec/, registration.py and
+   addons/ that the program uses, policy/rules/platform.py) runs the program for real.
    mutmut's clean run (no mutant) replays every plan: the code is the stats run's.
    A test that watches the program run rather than its plan always gets a real run, in every
    mode: it uses `monkeypatch` or captures what the run prints, or anything the program run
@@ -19,7 +19,7 @@ what its tests cost, not what the program costs, without changing what any test 
    and by a digest of the program's code in mutants/ and of the installed packages, so a
    stale cache is never replayed.
    A mutant of a function the program calls only while it reads its config (`load_spec` and
-   `advisories`: most of spec.py) is checked first on that step alone: the stats run keeps the
+   `advisories`: most of spec/) is checked first on that step alone: the stats run keeps the
    arguments `load_spec` got and what it and `advisories` returned (pickled), and the mutant's
    run calls both again under the mutant. When both return the same bytes (or raise the same
    error), the rest of the program gets the same spec and runs none of the mutated code, so the
@@ -31,7 +31,7 @@ what its tests cost, not what the program costs, without changing what any test 
    by their fastest test (recorded in the stats run), tests within a file by duration; files
    stay contiguous so a module fixture is still set up once (no test here has a parametrized
    module or session fixture, which a reorder within the file could set up twice). For a
-   mutant of a function the program calls after its config step (addons.py, registration.py,
+   mutant of a function the program calls after its config step (addons/, registration.py,
    the spec's helpers the components use) the golden plans go first: they compare every
    resource of three stacks, so they kill most such mutants in a second or two, where the
    tests sorted before them took 30 s to pass.
@@ -65,8 +65,9 @@ import pulumi.runtime.mocks
 import pulumi.runtime.settings
 import pytest
 
-import components.spec
+import components.sdk_internals
 import preflight.runtime
+import spec
 
 CACHE = Path("plan-cache")  # relative to mutants/, where mutmut runs the tests
 STATS = Path("mutmut-stats.json")
@@ -143,6 +144,8 @@ def _seams() -> list[tuple[Any, str, Any]]:
     owners = [
         preflight.runtime,
         preflight.runtime.RecordingMonitor,
+        components.sdk_internals,
+        components.sdk_internals.MockMonitor,
         preflight.runtime.PlanMocks,
         pulumi.runtime,
         pulumi.runtime.settings,
@@ -164,6 +167,7 @@ def _code() -> str:
             [
                 Path("__main__.py"),
                 *Path().glob("components/**/*.py"),
+                *Path().glob("spec/**/*.py"),
                 *Path().glob("preflight/**/*.py"),
                 *Path().glob("policy/**/*.py"),
             ]
@@ -229,8 +233,8 @@ def _spec_outcome(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
     """What the config step makes of these arguments, as bytes: the spec and its advisories,
     or the error it raises. Anything that cannot be pickled compares unequal (a real run)."""
     try:
-        spec = components.spec.load_spec(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        outcome: Any = (spec, [str(advisory) for advisory in components.spec.advisories(spec)])
+        loaded = spec.load_spec(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+        outcome: Any = (loaded, [str(advisory) for advisory in spec.advisories(loaded)])
     except Exception as error:  # the error is the outcome
         outcome = (type(error).__name__, str(error))
     try:
@@ -326,8 +330,8 @@ def _caching(real: Callable[..., Any]) -> Callable[..., Any]:
 # Before any test module does `from preflight.runtime import run_program` (or imports
 # load_spec: outside a recorded program run the wrappers only pass the call on).
 preflight.runtime.run_program = _caching(preflight.runtime.run_program)  # type: ignore[assignment]
-components.spec.load_spec = _spec_step(components.spec.load_spec, keep_arguments=True)  # type: ignore[assignment]
-components.spec.advisories = _spec_step(components.spec.advisories, keep_arguments=False)  # type: ignore[assignment]
+spec.load_spec = _spec_step(spec.load_spec, keep_arguments=True)  # type: ignore[assignment]
+spec.advisories = _spec_step(spec.advisories, keep_arguments=False)  # type: ignore[assignment]
 _UNPATCHED = _seams()
 
 

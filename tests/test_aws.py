@@ -1,4 +1,4 @@
-"""EksCluster wiring: the example stack's `aws-usw2` resource (next to the AKS primary),
+"""EksTarget wiring: the example stack's `aws-usw2` resource (next to the AKS primary),
 and a variant with two more AWS resources, run once each under the recording mocks."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from components import defaults
 from components.aws.policies import irsa_trust_policy
 from components.aws.resource import PROXY_SERVICE_ANNOTATIONS
 from preflight.runtime import Plan, run_program
+from spec.data import versions
 from tests.conftest import stack_values
 
 # Importing pulumi_aws warns about its deprecated *V2 S3 classes; we use none of them
@@ -216,10 +216,10 @@ def test_cluster_autoscaler_release_is_pinned_and_discovers_its_own_cluster(plan
     inputs = release["inputs"]
     assert inputs["name"] == inputs["chart"] == "cluster-autoscaler"
     # Pinned next to the other charts: 9.47.0 ships Cluster Autoscaler 1.33.0, for Kubernetes 1.33.
-    assert inputs["version"] == defaults.CLUSTER_AUTOSCALER_VERSION == "9.47.0"
-    assert defaults.KUBERNETES_VERSION == "1.33"
-    assert inputs["repositoryOpts"] == {"repo": defaults.CLUSTER_AUTOSCALER_REPO}
-    assert defaults.CLUSTER_AUTOSCALER_REPO == "https://kubernetes.github.io/autoscaler"
+    assert inputs["version"] == versions.CLUSTER_AUTOSCALER_VERSION == "9.47.0"
+    assert versions.KUBERNETES_VERSION == "1.33"
+    assert inputs["repositoryOpts"] == {"repo": versions.CLUSTER_AUTOSCALER_REPO}
+    assert versions.CLUSTER_AUTOSCALER_REPO == "https://kubernetes.github.io/autoscaler"
     assert inputs["namespace"] == "kube-system"
     assert "createNamespace" not in inputs or inputs["createNamespace"] is False
     values = inputs["values"]

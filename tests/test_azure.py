@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from components.addons import certificate_secret_names
+from components.addons.gateway import certificate_secret_names
 from preflight.policy import pack_module
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values

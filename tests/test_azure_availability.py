@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from components import azure_availability
-from components.regions import KNOWN_REGIONS
 from preflight import validate
+from spec.data import azure_availability
+from spec.data.regions import KNOWN_REGIONS
 
 # Microsoft Learn "Anyscale on Azure supported regions" (ms.date 2026-07-23).
 PREVIEW_REGIONS = {
@@ -75,7 +75,7 @@ def test_unlisted_regions_are_advisories_naming_path_and_source(
     ]
     assert lines[0].startswith(
         "warning: cloud.location: 'westus' is not a region where Anyscale on Azure is available "
-        "(Microsoft Learn 'Anyscale on Azure supported regions', 2026-07-23 (components/azure_availability.py): "
+        "(Microsoft Learn 'Anyscale on Azure supported regions', 2026-07-23 (spec/data/azure_availability.py): "
         "australiaeast, eastus, eastus2, northeurope, southcentralus, southeastasia, swedencentral, uksouth, "
         "westcentralus, westeurope, westus2, westus3); the platform may refuse it"
     )

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from components import names
-from components.spec import SpecError, load_spec
 from policy.rules import platform
+from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
 EXAMPLE = stack_values("example")
@@ -213,7 +213,7 @@ def test_shape_limits() -> None:
 
 
 def test_at_most_100_cloud_resources() -> None:
-    """The program's own cap (components/spec.py: a stack from a pull request must not plan for hours)."""
+    """The program's own cap (spec/stack.py: a stack from a pull request must not plan for hours)."""
 
     def resources(count: int) -> Edit:
         def edit(_: dict[str, Any], found: list[dict[str, Any]]) -> None:

@@ -1,28 +1,59 @@
-"""The README's config reference is the spec's: generated from the models, checked here."""
+"""The config reference (docs/configuration.md) is the spec's: generated from the models, checked here."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
 import pytest
 from pydantic import BaseModel, Field
 
-from components import config_reference
-from components.config_reference import BEGIN, END, Row, render, rows
+from spec import reference
+from spec.reference import BEGIN, END, Row, render, rows
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND = "venv/bin/python -m components.config_reference --write README.md"
+DOC = ROOT / "docs" / "configuration.md"
+COMMAND = "venv/bin/python -m spec.reference --write"
 
 
-def readme_block() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def doc_block() -> str:
+    text = DOC.read_text(encoding="utf-8")
     start, end = text.index(BEGIN), text.index(END)
     return text[start : end + len(END)]
 
 
-def test_readme_tables_match_the_spec() -> None:
-    assert readme_block() == render(), f"README.md's config reference differs from components/spec.py: run `{COMMAND}`"
+def test_the_docs_tables_match_the_spec() -> None:
+    assert doc_block() == render(), f"docs/configuration.md's config reference differs from spec/: run `{COMMAND}`"
+
+
+def test_the_default_file_is_docs_configuration_md() -> None:
+    assert reference.main(["--check"]) == 0
+    assert f"<!-- config-reference:begin (generated: {COMMAND}) -->" == BEGIN
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_links_from_the_reference_to_the_manual_resolve() -> None:
+    links = re.findall(r"\]\(([a-z-]+\.md)#([^)]+)\)", render())
+    assert links, "the reference links to the manual's sections"
+    missing = []
+    for page, anchor in sorted(set(links)):
+        text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        anchors = {github_anchor(line.lstrip("#")) for line in text.splitlines() if line.startswith("#")}
+        if anchor not in anchors:
+            missing.append(f"{page}#{anchor}")
+    assert missing == []
+
+
+def test_the_readme_links_to_the_reference_instead_of_holding_it() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert BEGIN not in readme and END not in readme
+    assert "(docs/configuration.md)" in readme
 
 
 def rule_of(key: str) -> list[tuple[str, str]]:
@@ -88,8 +119,8 @@ def test_provider_is_documented_once_not_as_four_literals() -> None:
 
 
 def test_the_reference_says_snake_case_is_refused() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Config reference") : text.index(BEGIN)]
+    text = DOC.read_text(encoding="utf-8")
+    section = text[: text.index(BEGIN)]
     assert "snake_case spelling (`resource_group`, `node_pools`) is an unknown key" in section
 
 
@@ -123,18 +154,24 @@ def test_rows_come_from_metadata_defaults_and_descriptions() -> None:
 def test_write_replaces_only_the_block_and_check_fails_until_then(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# before\n\n{BEGIN}\n| stale |\n{END}\n\nafter\n", encoding="utf-8")
-    assert config_reference.main(["--check", str(readme)]) == 1
-    assert f"run `{COMMAND}`" in capsys.readouterr().err
-    assert config_reference.main(["--write", str(readme)]) == 0
-    assert readme.read_text(encoding="utf-8") == f"# before\n\n{render()}\n\nafter\n"
-    assert config_reference.main(["--check", str(readme)]) == 0
+    doc = tmp_path / "configuration.md"
+    doc.write_text(f"# before\n\n{BEGIN}\n| stale |\n{END}\n\nafter\n", encoding="utf-8")
+    assert reference.main(["--check", str(doc)]) == 1
+    assert f"run `{COMMAND} {doc}`" in capsys.readouterr().err
+    assert reference.main(["--write", str(doc)]) == 0
+    assert doc.read_text(encoding="utf-8") == f"# before\n\n{render()}\n\nafter\n"
+    assert reference.main(["--check", str(doc)]) == 0
 
 
 def test_missing_markers_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    readme = tmp_path / "README.md"
-    readme.write_text("no markers\n", encoding="utf-8")
-    assert config_reference.main(["--write", str(readme)]) == 2
+    doc = tmp_path / "configuration.md"
+    doc.write_text("no markers\n", encoding="utf-8")
+    assert reference.main(["--write", str(doc)]) == 2
     assert "markers" in capsys.readouterr().err
-    assert readme.read_text(encoding="utf-8") == "no markers\n"
+    assert doc.read_text(encoding="utf-8") == "no markers\n"
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert reference.main(["--write", "a", "b"]) == 2
+    assert reference.main(["--fix"]) == 2
+    assert "default docs/configuration.md" in capsys.readouterr().err

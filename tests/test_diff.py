@@ -1,4 +1,4 @@
-"""preflight.diff: actions, property paths, replacement, disruption, output and CLI."""
+"""preflight.changes and preflight.diff: actions, property paths, replacement, disruption, output and CLI."""
 
 from __future__ import annotations
 
@@ -12,17 +12,8 @@ from typing import Any
 
 import pytest
 
-from preflight.diff import (
-    Change,
-    changes_to_json,
-    diff_plans,
-    format_path,
-    main,
-    parse_path,
-    render_changes,
-    render_markdown,
-    summarize,
-)
+from preflight.changes import Change, diff_plans, format_path, parse_path
+from preflight.diff import changes_to_json, main, render_changes, render_markdown, summarize
 
 FIXTURE = Path(__file__).parent / "fixtures" / "plans" / "two_resources.json"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -17,9 +17,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from components.regions import AWS_REGIONS, AZURE_REGIONS, GCP_REGIONS
-from components.spec import SpecError, load_spec
 from preflight import validate
+from spec import SpecError, load_spec
+from spec.data.regions import AWS_REGIONS, AZURE_REGIONS, GCP_REGIONS
 from tests.conftest import stack_values
 
 # Profiles (`ci`, `thorough`): tests/conftest.py.

@@ -1,4 +1,4 @@
-"""GkeCluster: the GKE cloud resource's cluster, pools, bucket, identity and their wiring.
+"""GkeTarget: the GKE cloud resource's cluster, pools, bucket, identity and their wiring.
 
 The program runs once per scenario (module-scoped fixtures) under the recording mock
 runtime; the stack is the example's primary plus its `gcp-usc1` resource.
@@ -294,7 +294,7 @@ def test_accelerator_types_are_the_charts_gcp_node_selector_values() -> None:
     """GKE labels cloud.google.com/gke-accelerator with the pool's accelerator type, and
     the operator chart (1.8.0) selects GPU nodes on GCP by exactly these values."""
     from components.gcp.pools import accelerator
-    from components.spec import GkeClusterSpec
+    from spec import GkeClusterSpec
 
     chart = {
         "T4": "nvidia-tesla-t4",

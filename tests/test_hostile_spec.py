@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.spec import SpecError, load_spec
+from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
 EXAMPLE = stack_values("example")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from preflight.diff import diff_plans
+from preflight.changes import diff_plans
 from preflight.runtime import run_program
 from tests.conftest import stack_values
 
@@ -280,7 +280,7 @@ def test_a_version_bump_changes_the_crds_in_the_same_update(dev: dict[str, Any])
 def test_crds_are_applied_with_force_and_kept_on_delete() -> None:
     import pulumi
 
-    from components.addons import take_over_crd
+    from components.addons.crds import take_over_crd
 
     crd = {
         "apiVersion": "apiextensions.k8s.io/v1",

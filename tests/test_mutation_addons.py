@@ -1,4 +1,4 @@
-"""Tests written for mutants of components/addons.py (and one of components/registration.py)
+"""Tests written for mutants of components/addons/ (and one of components/registration.py)
 that `make mutate` found alive (README, "Mutation testing"): the operator's extra chart values
 on the AKS extension and the Helm chart (a `false`, a list of plain values, a secret), the
 CRD take-over transform the CRD charts carry, the ClusterAddons component's registered
@@ -21,8 +21,8 @@ from typing import Any
 
 import pulumi
 import pytest
-from pulumi.runtime import mocks
 
+from components import sdk_internals
 from preflight import runtime
 from preflight.runtime import run_program
 from tests.conftest import stack_values
@@ -62,10 +62,7 @@ def operator_run() -> tuple[Raw, dict[str, list[Callable[..., Any]]]]:
     original = runtime.RecordingMonitor.RegisterResource
 
     def spy(self: Any, request: Any) -> Any:
-        # A private helper of the SDK's mock runtime (pulumi 3.x): it turns the registered
-        # transform callbacks back into functions. An SDK upgrade may rename it; this test
-        # then fails loudly rather than passing.
-        transforms[request.name] = mocks._resolve_callbacks(request.transforms)
+        transforms[request.name] = sdk_internals.resolve_transforms(request.transforms)
         return original(self, request)
 
     with pytest.MonkeyPatch.context() as patch:

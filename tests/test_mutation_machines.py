@@ -1,8 +1,8 @@
-"""Tests written for mutants of `components.spec.check_machine` (a node pool's instance type
-against its `gpu`) and of `components/addons.py` that `make mutate` found alive (README,
+"""Tests written for mutants of `spec.pools.check_machine` (a node pool's instance type
+against its `gpu`) and of `components/addons/` that `make mutate` found alive (README,
 "Mutation testing"). Each asserts what a user sees: the whole problem of `load_spec` with its
 config path, the `gpu.count` an accepted spec fills in, or what the program registers.
-Expected values are literals (machines: components/instance_types.py's sources; GPU types:
+Expected values are literals (machines: spec/data/instance_types.py's sources; GPU types:
 the anyscale-operator chart's accelerator names).
 
 Equivalent (not killable):
@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from components.addons import certificate_secret_names
-from components.spec import GenericResource, load_spec
+from components.addons.gateway import certificate_secret_names
 from preflight import runtime
 from preflight.runtime import Plan, run_program
+from spec import GenericResource, load_spec
 from tests.conftest import stack_values
 from tests.example_spec import example_resources, problems
 

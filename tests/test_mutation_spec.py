@@ -1,4 +1,4 @@
-"""Tests written for mutants of components/spec.py that `make mutate` found alive (README,
+"""Tests written for mutants of the spec (spec/) that `make mutate` found alive (README,
 "Mutation testing"): each asserts what a user sees, with the expected text as a literal."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from components.spec import Secret, load_spec
+from spec import Secret, load_spec
 from tests.conftest import stack_values
 from tests.example_spec import AKS_NETWORK_10_10, example_resources, problems
 
@@ -59,7 +59,7 @@ def pool_problems(**pool: Any) -> list[str]:
 def test_unknown_instance_type_suggests_the_closest_known_one() -> None:
     assert pool_problems(instanceType="Standard_D8s_v9") == [
         "resources[0].cluster.nodePools[0].instanceType (default): 'Standard_D8s_v9' is not a known Azure instance "
-        "type (components/instance_types.py); did you mean 'Standard_D8s_v5'? or give the node's size as "
+        "type (spec/data/instance_types.py); did you mean 'Standard_D8s_v5'? or give the node's size as "
         "`shape: {cpu, memoryGb, gpus}`"
     ]
 
@@ -94,7 +94,7 @@ def test_without_a_gpu_machine_or_a_close_name_the_messages_say_nothing_more() -
     ]
     assert pool_problems(instanceType="qqqqqq") == [
         "resources[0].cluster.nodePools[0].instanceType (default): 'qqqqqq' is not a known Azure instance type "
-        "(components/instance_types.py); or give the node's size as `shape: {cpu, memoryGb, gpus}`"
+        "(spec/data/instance_types.py); or give the node's size as `shape: {cpu, memoryGb, gpus}`"
     ]
 
 
@@ -102,7 +102,7 @@ def test_without_a_gpu_machine_or_a_close_name_the_messages_say_nothing_more() -
 
 
 def test_an_aks_network_brings_its_address_space_pod_and_service_ranges() -> None:
-    from components.spec import network_cidrs
+    from spec.peering import network_cidrs
 
     cloud = stack_values("example")["anyscale-cloud:cloud"]
     resources = example_resources()

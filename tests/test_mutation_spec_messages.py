@@ -1,4 +1,4 @@
-"""Kill tests for surviving mutants of components/spec.py's reporting helpers (README,
+"""Kill tests for surviving mutants of the spec's reporting helpers (spec/load.py) (README,
 "Mutation testing"): the order of the problems `load_spec` reports, which of them it drops,
 how it words them, and a few value checks behind them. Every test goes through
 `load_spec`, the entry point of `pulumi up` and `preflight validate`, and writes what
@@ -44,7 +44,7 @@ from typing import Any
 
 import pytest
 
-from components.spec import Secret, load_spec
+from spec import Secret, load_spec
 from tests.example_spec import example_cloud, example_resources, problems, spec_error
 
 SECRET_HERE = (
@@ -117,7 +117,7 @@ def test_an_unknown_capitalised_key_is_a_spelling_mistake_not_snake_case() -> No
     resources = example_resources()
     resources[1]["Region"] = "us-west-2"
     assert problems(resources) == [
-        "resources[1].Region (aws-usw2): unknown key (check the spelling; see the config reference in README.md)"
+        "resources[1].Region (aws-usw2): unknown key (check the spelling; see the config reference in docs/configuration.md)"
     ]
 
 

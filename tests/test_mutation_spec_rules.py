@@ -1,4 +1,4 @@
-"""Tests written for mutants of components/spec.py that `make mutate` found alive (README,
+"""Tests written for mutants of the spec (spec/) that `make mutate` found alive (README,
 "Mutation testing"): the Azure availability advisories, the order and uniqueness of the
 resources, peering, regions and the provider tag. Each asserts what a user sees, with the
 expected text as a literal.
@@ -29,12 +29,12 @@ from __future__ import annotations
 import copy
 import warnings
 
-from components.spec import advisories, load_spec
+from spec import advisories, load_spec
 from tests.example_spec import AKS_NETWORK_10_10, example_cloud, example_resources, problems
 
 UNAVAILABLE = (
     "is not a region where Anyscale on Azure is available (Microsoft Learn 'Anyscale on Azure supported "
-    "regions', 2026-07-23 (components/azure_availability.py): australiaeast, eastus, eastus2, northeurope, "
+    "regions', 2026-07-23 (spec/data/azure_availability.py): australiaeast, eastus, eastus2, northeurope, "
     "southcentralus, southeastasia, swedencentral, uksouth, westcentralus, westeurope, westus2, westus3); "
     "the platform may refuse it: request the region from Anyscale support, or use a listed one"
 )
@@ -121,11 +121,11 @@ def test_a_pair_reported_at_the_other_side_does_not_skip_the_next_peer() -> None
 
 
 def test_an_unknown_region_with_no_close_match_gets_no_hint() -> None:
-    # Nothing resembles it: the message ends after the pointer to components/regions.py.
+    # Nothing resembles it: the message ends after the pointer to spec/data/regions.py.
     resources = example_resources()
     resources[1]["region"] = "qqqqqq"
     assert problems(resources) == [
-        "resources[1].region (aws-usw2): 'qqqqqq' is not a known AWS region (see components/regions.py)"
+        "resources[1].region (aws-usw2): 'qqqqqq' is not a known AWS region (see spec/data/regions.py)"
     ]
 
 

@@ -1,7 +1,7 @@
 """Tests written for mutants `make mutate` found alive (README, "Mutation testing") in the
 operator chart values check (`addons.anyscaleOperator.values`), a node pool's `shape`
 against its `gpu`, the address ranges compared for `peeredWith`, and the CRD take-over and
-operator chart of components/addons.py. Each asserts what a user sees, expected text as a
+operator chart of components/addons/. Each asserts what a user sees, expected text as a
 literal.
 
 Equivalent (not killable):
@@ -34,8 +34,8 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.addons import take_over_crd
-from components.spec import load_spec
+from components.addons.crds import take_over_crd
+from spec import load_spec
 from tests.conftest import stack_values
 from tests.example_spec import example_cloud, example_resources, problems
 from tests.raw_inputs import run_raw
@@ -215,7 +215,7 @@ def test_an_eks_cluster_in_an_existing_vpc_is_not_compared_by_the_created_vpcs_r
     assert spec.resources[1].peered_with == ["gcp-usc1"]
 
 
-# --- components/addons.py ------------------------------------------------------------------
+# --- components/addons/ --------------------------------------------------------------------
 
 
 def test_a_taken_over_crd_keeps_its_annotations_and_options() -> None:

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from components import names
-from components.spec import SpecError, load_spec
 from preflight.runtime import Plan
+from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from preflight.diff import changes_to_json, diff_plans, render_changes, render_markdown
+from preflight.changes import diff_plans
+from preflight.diff import changes_to_json, render_changes, render_markdown
 from preflight.rollout import estimate, render_estimate
 from preflight.runtime import Plan, run_program
 from preflight.tree import render_summary, render_tree

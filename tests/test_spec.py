@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from components.spec import Secret, SpecError, load_spec
+from spec import Secret, SpecError, load_spec
 from tests.conftest import stack_values
 
 EXAMPLE = stack_values("example")
@@ -154,7 +154,7 @@ def test_unknown_keys_are_errors(path: tuple[str, str]) -> None:
         resources[0].setdefault(where, {})[key] = "x"
         expected = f"resources[0].{where}.{key} (default)"
     assert only_problem(cloud, resources) == (
-        f"{expected}: unknown key (check the spelling; see the config reference in README.md)"
+        f"{expected}: unknown key (check the spelling; see the config reference in docs/configuration.md)"
     )
 
 
@@ -187,7 +187,7 @@ def test_region_known_for_provider(index: int, region: str, provider: str, hint:
     name = resources[index]["name"]
     assert only_problem(cloud, resources) == (
         f"resources[{index}].region ({name}): '{region}' is not a known {provider} region "
-        f"(see components/regions.py); did you mean '{hint}'?"
+        f"(see spec/data/regions.py); did you mean '{hint}'?"
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from preflight.diff import diff_plans
+from preflight.changes import diff_plans
 from preflight.runtime import Plan
 from tests.conftest import stack_values
 from tests.raw_inputs import Raw, example, run_raw

@@ -1,5 +1,5 @@
-"""AWS (EKS) cloud resources: `EksCluster` and the builders it calls."""
+"""AWS (EKS) cloud resources: `EksTarget` and the builders it calls."""
 
-from components.aws.resource import EksCluster
+from components.aws.resource import EksTarget
 
-__all__ = ["EksCluster"]
+__all__ = ["EksTarget"]

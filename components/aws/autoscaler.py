@@ -10,10 +10,10 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_kubernetes as k8s
 
-from components import defaults
 from components.aws.iam import Irsa
 from components.scope import Scope
-from components.spec import AwsResource
+from spec import AwsResource
+from spec.data.versions import CLUSTER_AUTOSCALER_RELEASES, CLUSTER_AUTOSCALER_REPO
 
 AUTOSCALER_NAMESPACE = "kube-system"
 AUTOSCALER_SERVICE_ACCOUNT = "cluster-autoscaler"
@@ -84,13 +84,13 @@ def build_autoscaler(
         f"{spec.name}-autoscaler-asg", role=role.id, policy=cluster.name.apply(autoscaler_policy), opts=scope.opts()
     )
     # The release of the cluster's minor (the spec accepts only minors in the table).
-    chart, image = defaults.CLUSTER_AUTOSCALER_RELEASES[spec.cluster.minor]
+    chart, image = CLUSTER_AUTOSCALER_RELEASES[spec.cluster.minor]
     return k8s.helm.v3.Release(
         f"{spec.name}-cluster-autoscaler",
         name="cluster-autoscaler",
         chart="cluster-autoscaler",
         version=chart,
-        repository_opts={"repo": defaults.CLUSTER_AUTOSCALER_REPO},
+        repository_opts={"repo": CLUSTER_AUTOSCALER_REPO},
         namespace=AUTOSCALER_NAMESPACE,
         values={
             "cloudProvider": "aws",

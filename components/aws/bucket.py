@@ -14,7 +14,7 @@ from components import defaults
 from components.aws.policies import bucket_resource_policy
 from components.names import S3_SUFFIX, s3_bucket_name
 from components.scope import Scope
-from components.spec import AwsResource
+from spec import AwsResource
 
 NONCURRENT_VERSION_DAYS = 30  # versioning guards snapshots; old versions do not pile up forever
 

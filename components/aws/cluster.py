@@ -12,7 +12,7 @@ from components.aws.network import Network
 from components.kube import exec_kubeconfig
 from components.names import eks_cluster_name
 from components.scope import Scope
-from components.spec import AwsResource
+from spec import AwsResource
 
 
 def kubeconfig(name: str, region: str, endpoint: str, ca_data: str) -> str:

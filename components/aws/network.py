@@ -11,7 +11,7 @@ import pulumi_aws as aws
 
 from components.names import eks_cluster_name
 from components.scope import Scope
-from components.spec import AwsResource
+from spec import AwsResource
 
 
 def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:

@@ -1,4 +1,4 @@
-"""EksCluster: an EKS-backed cloud resource's network, cluster, bucket, operator role and Cluster Autoscaler."""
+"""EksTarget: an EKS-backed cloud resource's network, cluster, bucket, operator role and Cluster Autoscaler."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from components.kube import kubernetes_provider
 from components.names import SYSTEM_POOL
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
-from components.spec import AwsResource
 from components.target import CloudContext, Target
+from spec import AwsResource
 
 # The proxy Service as an internet-facing NLB. These are the annotations of the service
 # controller that EKS runs itself (cloud-provider-aws), so a stock cluster honours them.
@@ -34,7 +34,7 @@ PROXY_SERVICE_ANNOTATIONS = {
 }
 
 
-class EksCluster(pulumi.ComponentResource):
+class EksTarget(pulumi.ComponentResource):
     """A VPC (public and private subnets, one NAT gateway, an S3 gateway endpoint) or an
     existing one, EKS with API access entries and IRSA, managed node groups tainted like
     every worker pool and sized by the Cluster

@@ -1,5 +1,5 @@
-"""Azure (AKS) cloud resources: `AksCluster` and the builders it calls."""
+"""Azure (AKS) cloud resources: `AksTarget` and the builders it calls."""
 
-from components.azure.resource import AksCluster
+from components.azure.resource import AksTarget
 
-__all__ = ["AksCluster"]
+__all__ = ["AksTarget"]

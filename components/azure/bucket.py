@@ -14,7 +14,7 @@ from components import defaults
 from components.azure.identity import Grants
 from components.azure.network import NodeNetwork
 from components.names import STORAGE_ACCOUNT_SUFFIX, storage_account_name
-from components.spec import AzureResource
+from spec import AzureResource
 
 CONTAINER_NAME = "anyscale"
 

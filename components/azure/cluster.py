@@ -13,7 +13,7 @@ from pulumi_azure_native import containerservice
 from components.azure.network import NodeNetwork
 from components.names import aks_cluster_name, aks_dns_prefix
 from components.scope import Scope
-from components.spec import AksClusterSpec, AzureResource
+from spec import AksClusterSpec, AzureResource
 
 # The AKS Entra ID server application: the audience of every cluster's tokens, the same in
 # every tenant (kubelogin's docs, "Using kubelogin with AKS").

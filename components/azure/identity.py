@@ -11,7 +11,7 @@ from pulumi_azure_native import authorization, containerservice, managedidentity
 from components import defaults
 from components.names import azure_identity_name
 from components.scope import Scope
-from components.spec import AzureResource
+from spec import AzureResource
 
 
 def scope_subscription(scope: str) -> str | None:

@@ -9,7 +9,7 @@ from components.azure.network import NodeNetwork
 from components.names import pool_logical_name
 from components.nodepools import pool_labels, pool_taints
 from components.scope import Scope
-from components.spec import AksNodePool, AzureResource
+from spec import AksNodePool, AzureResource
 
 SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
 # What AKS cannot change on an existing pool (the API rejects the update with

@@ -1,4 +1,4 @@
-"""AksCluster: an AKS-backed cloud resource's cluster, bucket and operator identity."""
+"""AksTarget: an AKS-backed cloud resource's cluster, bucket and operator identity."""
 
 from __future__ import annotations
 
@@ -13,18 +13,17 @@ from components.azure.pools import build_pools
 from components.kube import kubernetes_provider
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
-from components.spec import AzureResource
 from components.target import CloudContext, OperatorExtension, Target
+from spec import AzureResource
 
 
-class AksCluster(pulumi.ComponentResource):
+class AksTarget(pulumi.ComponentResource):
     """AKS with OIDC issuer and workload identity, an ADLS Gen2 bucket with the console's
     CORS rule, and the operator's managed identity federated to its service account."""
 
     target: Target
 
     def __init__(self, spec: AzureResource, ctx: CloudContext, opts: pulumi.ResourceOptions | None = None):
-        # The type token predates the class name: it is part of every child's URN.
         super().__init__("anyscale-cloud:azure:AksTarget", spec.name, None, opts)
         scope = Scope(ctx, self, ctx.azure_provider)
         grants = Grants.of(scope)

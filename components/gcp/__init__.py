@@ -1,5 +1,5 @@
-"""GCP (GKE) cloud resources: `GkeCluster` and the builders it calls."""
+"""GCP (GKE) cloud resources: `GkeTarget` and the builders it calls."""
 
-from components.gcp.resource import GkeCluster
+from components.gcp.resource import GkeTarget
 
-__all__ = ["GkeCluster"]
+__all__ = ["GkeTarget"]

@@ -12,7 +12,7 @@ import pulumi_random as random
 from components import defaults
 from components.names import GCS_SUFFIX, gcs_bucket_name
 from components.scope import Scope
-from components.spec import GcpResource
+from spec import GcpResource
 
 # objectAdmin for the data; legacyBucketReader adds storage.buckets.get, which the
 # operator needs to find the bucket and check its location. Nothing at project level.

@@ -10,7 +10,7 @@ from components.gcp.network import Network
 from components.gcp.pools import OAUTH_SCOPES
 from components.names import gke_cluster_name
 from components.scope import Scope
-from components.spec import GcpResource
+from spec import GcpResource
 
 
 def build_cluster(

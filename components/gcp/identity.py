@@ -12,7 +12,7 @@ from components.gcp.names import workload_identity_member
 from components.names import gcp_account_id, gcp_display_name
 from components.names import gke_node_account_id as node_account_id
 from components.scope import Scope
-from components.spec import GcpResource
+from spec import GcpResource
 
 WORKLOAD_IDENTITY_ROLE = "roles/iam.workloadIdentityUser"
 # The operator signs GCS URLs (the console reads logs through them) without a key: the

@@ -16,7 +16,7 @@ import pulumi_gcp as gcp
 
 from components.names import gke_network_name as network_name
 from components.scope import Scope
-from components.spec import GcpResource
+from spec import GcpResource
 
 PODS_RANGE = "pods"
 SERVICES_RANGE = "services"

@@ -8,11 +8,11 @@ from typing import Any
 import pulumi
 import pulumi_gcp as gcp
 
-from components import defaults
 from components.names import SYSTEM_POOL, pool_logical_name
 from components.nodepools import Taint, gpu_selector, pool_labels, pool_taints
 from components.scope import Scope
-from components.spec import GcpResource, GkeNodePool, NodePoolSpec
+from spec import GcpResource, GkeNodePool, NodePoolSpec
+from spec.pools import GKE_DISK_TYPE
 
 # Kubernetes taint effects -> the GKE API's spelling.
 TAINT_EFFECTS: dict[str, str] = {
@@ -53,7 +53,7 @@ def worker_config(pool: GkeNodePool) -> dict[str, Any]:
         "taints": [gke_taint(t) for t in pool_taints(pool)],
         "labels": pool_labels(pool, "GCP"),
         "disk_size_gb": pool.disk_size_gb,
-        "disk_type": defaults.GKE_DISK_TYPE,
+        "disk_type": GKE_DISK_TYPE,
     }
     if pool.gpu is not None:
         node_config["guest_accelerators"] = accelerator(pool)

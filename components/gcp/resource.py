@@ -1,4 +1,4 @@
-"""GkeCluster: a GKE-backed cloud resource's cluster, bucket and operator identity."""
+"""GkeTarget: a GKE-backed cloud resource's cluster, bucket and operator identity."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from components.gcp.pools import PoolArgs, build_pools, build_system_pool
 from components.kube import kubernetes_provider
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
-from components.spec import GcpResource
 from components.target import CloudContext, Target
+from spec import GcpResource
 
 
-class GkeCluster(pulumi.ComponentResource):
+class GkeTarget(pulumi.ComponentResource):
     """A regional GKE cluster with Workload Identity in a VPC of its own (or the one given),
     its nodes running as a service account of their own, a GCS bucket with the console's
     CORS rule, and the operator's service account bound to its Kubernetes service account."""

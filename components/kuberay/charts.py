@@ -2,7 +2,7 @@
 
 Each chart is the one its project documents, at a release whose chart we read at its tag
 (README: KubeRay options lists the sources). The KubeRay operator's own pin stays in
-components/defaults.py (KUBERAY_VERSION), where `addons.kuberay.version` defaults from.
+spec/data/versions.py (KUBERAY_VERSION), where `addons.kuberay.version` defaults from.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ VOLCANO: Final = Pin("volcano", "volcano", "1.14.4", "volcano-system", "https://
 # Apache YuniKorn: yunikorn-release helm-charts/yunikorn, release 1.8.0.
 YUNIKORN: Final = Pin("yunikorn", "yunikorn", "1.8.0", "yunikorn", "https://apache.github.io/yunikorn-release")
 # scheduler-plugins "as a second scheduler" (manifests/install/charts); 0.33.x matches
-# Kubernetes 1.33 (defaults.KUBERNETES_VERSION): the scheduler is built per minor.
+# Kubernetes 1.33 (spec/data/versions.py KUBERNETES_VERSION): the scheduler is built per minor.
 SCHEDULER_PLUGINS: Final = Pin(
     "scheduler-plugins", "scheduler-plugins", "0.33.5", "scheduler-plugins", "https://scheduler-plugins.sigs.k8s.io"
 )

@@ -13,9 +13,9 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components import defaults
 from components.kuberay import charts, values
-from components.spec import KubeRaySpec
+from spec import KubeRaySpec
+from spec.data.versions import KUBERAY_REPO
 
 # ClusterAddons._release: (key, chart, values, extra options) -> Release. The chart is
 # anything with release/chart/version/namespace/repo (charts.Pin is).
@@ -43,7 +43,7 @@ def install_kuberay(
         prometheus = release("prometheus", charts.PROMETHEUS, values.prometheus_values(), None)
     operator = release(
         "kuberay",
-        charts.Pin("kuberay-operator", "kuberay-operator", spec.version, namespace, defaults.KUBERAY_REPO),
+        charts.Pin("kuberay-operator", "kuberay-operator", spec.version, namespace, KUBERAY_REPO),
         values.operator_values(spec),
         # The chart's ServiceMonitor needs the Prometheus Operator's CRDs.
         pulumi.ResourceOptions(depends_on=[crds] + ([prometheus] if prometheus is not None else [])),

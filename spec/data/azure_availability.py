@@ -2,7 +2,7 @@
 
 Anyscale on Azure is in preview in a limited set of Azure regions (platform seed
 "What is a cloud resource on Anyscale on Azure?": "available in a limited set of
-regions"). The spec (`components/spec.py`, `advisories`) compares the cloud's
+regions"). The spec (`spec/load.py`, `advisories`) compares the cloud's
 `location`, every Azure resource's `region` and an Azure `storage.region` with this
 list and reports a region outside it as a warning, never an error: the list changes
 as the preview grows, access to other regions can be requested, and a region can be
@@ -21,7 +21,7 @@ warning names a region you know to be enabled, and update this list.
 from typing import Final
 
 SOURCE: Final[str] = (
-    "Microsoft Learn 'Anyscale on Azure supported regions', 2026-07-23 (components/azure_availability.py)"
+    "Microsoft Learn 'Anyscale on Azure supported regions', 2026-07-23 (spec/data/azure_availability.py)"
 )
 
 AVAILABLE_REGIONS: frozenset[str] | None = frozenset(

@@ -1,4 +1,4 @@
-"""The README's config reference, generated from the spec's models (components/spec.py).
+"""The config reference (docs/configuration.md), generated from the spec's models.
 
 Every key of `anyscale-cloud:cloud` and `anyscale-cloud:resources` becomes a row: its
 camelCase path, its default (the model's own default value, per provider where they
@@ -6,12 +6,12 @@ differ) and its rule. The rule is what the field's metadata enforces (choices, p
 lengths, ranges) followed by the field's `description`, which the spec writes from its
 own constants; so a limit is stated once, where it is checked.
 
-    venv/bin/python -m components.config_reference --write README.md   # rewrite the tables
-    venv/bin/python -m components.config_reference --check README.md   # exit 1 if stale
-    venv/bin/python -m components.config_reference                     # print them
+    venv/bin/python -m spec.reference --write   # rewrite the tables in docs/configuration.md
+    venv/bin/python -m spec.reference --check   # exit 1 if they are stale
+    venv/bin/python -m spec.reference           # print them
 
-The tables sit in README.md between BEGIN and END (tests/test_config_reference.py fails
-while they differ from what this module renders).
+`--write FILE` and `--check FILE` work on another file. The tables sit between BEGIN and
+END (tests/test_config_reference.py fails while they differ from what this module renders).
 """
 
 from __future__ import annotations
@@ -27,18 +27,23 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from components import spec
+from spec.aks import AzureResource
+from spec.eks import AwsResource
+from spec.generic import GenericResource
+from spec.gke import GcpResource
+from spec.stack import MAX_RESOURCES, CloudSpec
 
-BEGIN = "<!-- config-reference:begin (generated: venv/bin/python -m components.config_reference --write README.md) -->"
+DEFAULT_FILE = "docs/configuration.md"
+COMMAND = "venv/bin/python -m spec.reference --write"
+BEGIN = f"<!-- config-reference:begin (generated: {COMMAND}) -->"
 END = "<!-- config-reference:end -->"
-COMMAND = "venv/bin/python -m components.config_reference --write README.md"
 
 PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
 RESOURCE_MODELS: dict[str, type[BaseModel]] = {
-    "Azure": spec.AzureResource,
-    "AWS": spec.AwsResource,
-    "GCP": spec.GcpResource,
-    "Generic": spec.GenericResource,
+    "Azure": AzureResource,
+    "AWS": AwsResource,
+    "GCP": GcpResource,
+    "Generic": GenericResource,
 }
 # Top-level keys of a resource in reading order: identity first, add-ons last.
 RESOURCE_ORDER = (
@@ -56,6 +61,7 @@ RESOURCE_ORDER = (
     "addons",
 )
 REQUIRED = object()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -122,6 +128,23 @@ def choices(values: tuple[Any, ...]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
+def type_metadata(annotation: Any) -> list[Any]:
+    """The constraints an optional field's type carries (`Annotated[list[str], MinLen(1)] | None`)."""
+    found: list[Any] = []
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            found += list(get_args(annotation)[1:])
+            annotation = get_args(annotation)[0]
+        elif origin in (Union, types.UnionType):
+            args = [a for a in get_args(annotation) if a is not type(None)]
+            if len(args) != 1:
+                return found
+            annotation = args[0]
+        else:
+            return found
+
+
 def constraints(field: FieldInfo) -> list[str]:
     """What the field's own metadata enforces, in words."""
     parts: list[str] = []
@@ -135,7 +158,7 @@ def constraints(field: FieldInfo) -> list[str]:
     high: Any = None
     low_open = False
     min_len = max_len = None
-    for meta in field.metadata:
+    for meta in [*field.metadata, *type_metadata(field.annotation)]:
         pattern = getattr(meta, "pattern", None)
         if isinstance(pattern, str):
             parts.append(code(pattern))
@@ -275,7 +298,7 @@ def resource_rows() -> list[Row]:
 
 
 def cloud_rows() -> list[Row]:
-    return [Row(code(r.key), r.default, r.rule) for r in rows(spec.CloudSpec)]
+    return [Row(code(r.key), r.default, r.rule) for r in rows(CloudSpec)]
 
 
 def table(found: list[Row]) -> list[str]:
@@ -296,7 +319,7 @@ def render() -> str:
         "",
         *table(cloud_rows()),
         "",
-        f"### `anyscale-cloud:resources` (a list of 1-{spec.MAX_RESOURCES}, in registration order)",
+        f"### `anyscale-cloud:resources` (a list of 1-{MAX_RESOURCES}, in registration order)",
         "",
         "A key marked with providers exists only on those providers' resources (any other is an unknown key "
         "there); a key with several rows has a rule per provider.",
@@ -308,7 +331,7 @@ def render() -> str:
     return "\n".join(lines)
 
 
-# --- README.md ------------------------------------------------------------------------------
+# --- the file ---------------------------------------------------------------------------------
 
 
 def replaced(text: str) -> str:
@@ -323,10 +346,11 @@ def main(argv: list[str]) -> int:
     if not argv:
         print(render())
         return 0
-    if len(argv) != 2 or argv[0] not in ("--write", "--check"):
-        print("usage: python -m components.config_reference [--write|--check README.md]", file=sys.stderr)
+    if len(argv) > 2 or argv[0] not in ("--write", "--check"):
+        print(f"usage: python -m spec.reference [--write|--check [FILE, default {DEFAULT_FILE}]]", file=sys.stderr)
         return 2
-    path = Path(argv[1])
+    path = Path(argv[1]) if len(argv) == 2 else ROOT / DEFAULT_FILE
+    command = COMMAND if len(argv) == 1 else f"{COMMAND} {argv[1]}"
     try:
         text = path.read_text(encoding="utf-8")
         new = replaced(text)
@@ -335,7 +359,7 @@ def main(argv: list[str]) -> int:
         return 2
     if argv[0] == "--check":
         if new != text:
-            print(f"{path}: the config reference differs from the spec; run `{COMMAND}`", file=sys.stderr)
+            print(f"{path}: the config reference differs from the spec; run `{command}`", file=sys.stderr)
             return 1
         return 0
     if new != text:

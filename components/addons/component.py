@@ -8,7 +8,6 @@ elsewhere, configured with the same keys either way.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,164 +16,19 @@ import pulumi_kubernetes as k8s
 from pulumi_azure_native import kubernetesconfiguration
 
 from components import defaults
+from components.addons.crds import GATEWAY_CRDS_CHART, GATEWAY_CRDS_VALUES, kuberay_crd_urls, take_over_crd
+from components.addons.gateway import ENVOY_API, GATEWAY_API, KubernetesObject, gateway_listeners
+from components.addons.operator import as_extension_setting, nest, operator_settings, operator_values
 from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
-from components.sdk_internals import kubernetes_plugin_version
-from components.spec import AddonsSpec, Secret
 from components.target import Target
+from spec import AddonsSpec
+from spec.data.versions import ANYSCALE_REPO, ENVOY_GATEWAY_CHART, NVIDIA_DEVICE_PLUGIN_REPO
 
 ENVOY_NAMESPACE = "envoy-gateway-system"
 KUBERAY_NAMESPACE = "kuberay-system"
 DEVICE_PLUGIN_NAMESPACE = "nvidia-device-plugin"
-GATEWAY_API = "gateway.networking.k8s.io/v1"
-ENVOY_API = "gateway.envoyproxy.io/v1alpha1"
 ENVOY_PROXY_NAME = "anyscale-proxy"
-# CRDs as resources of their own, pinned to the chart's version (platform.md 9.4): Helm
-# installs a chart's `crds/` once and never upgrades them. Applied server-side by the
-# cluster's provider (the ray.io CRDs are about 1 MB, too big for client-side apply).
-# Envoy Gateway publishes its CRDs (Gateway API experimental channel, as gateway-helm's
-# crds/, and its own) as a chart of templates; KubeRay's are files of the chart's
-# crds/ directory in the repository at the release tag (the same four in 1.6.2 and 1.7.0).
-GATEWAY_CRDS_CHART = "oci://docker.io/envoyproxy/gateway-crds-helm"
-GATEWAY_CRDS_VALUES = {
-    "crds": {"gatewayAPI": {"enabled": True, "channel": "experimental"}, "envoyGateway": {"enabled": True}}
-}
-KUBERAY_CRDS = ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
-KUBERAY_CRD_URL = "https://raw.githubusercontent.com/ray-project/kuberay/v{version}/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
-CRD_TYPE = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition"
-
-
-def kuberay_crd_urls(version: str) -> list[str]:
-    return [KUBERAY_CRD_URL.format(version=version.removeprefix("v"), kind=kind) for kind in KUBERAY_CRDS]
-
-
-def take_over_crd(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:
-    """Each CRD the component applies: force the server-side apply (Helm created these
-    CRDs on earlier installs and owns their fields), and keep it on delete, as Helm does:
-    deleting a CRD deletes every object of its kind."""
-    current = args.props.get("metadata")
-    if args.type_ != CRD_TYPE or not isinstance(current, dict):
-        return None
-    metadata: dict[str, Any] = dict(current)
-    metadata["annotations"] = {**(metadata.get("annotations") or {}), "pulumi.com/patchForce": "true"}
-    opts = pulumi.ResourceOptions.merge(args.opts, pulumi.ResourceOptions(retain_on_delete=True))
-    return pulumi.ResourceTransformResult({**args.props, "metadata": metadata}, opts)
-
-
-class KubernetesObject(pulumi.CustomResource):
-    """A custom object whose `status` we read (CustomResource exposes only its inputs)."""
-
-    status: pulumi.Output[Any]
-
-    def __init__(
-        self,
-        name: str,
-        api_version: str,
-        kind: str,
-        metadata: dict[str, Any],
-        spec: dict[str, Any],
-        opts: pulumi.ResourceOptions,
-    ):
-        props = {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": None}
-        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=kubernetes_plugin_version()))
-        super().__init__(f"kubernetes:{api_version}:{kind}", name, props, opts)
-
-
-def certificate_secret_names(cloud_resource_id: str) -> dict[str, str]:
-    """The TLS Secrets the operator creates, named after the ID with `_` -> `-`."""
-    slug = cloud_resource_id.replace("_", "-")
-    return {"https": f"anyscale-{slug}-certificate", "https-session": f"anyscale-svc-{slug}-certificate"}
-
-
-def gateway_listeners(cloud_resource_id: str) -> list[dict[str, Any]]:
-    secrets = certificate_secret_names(cloud_resource_id)
-    listeners: list[dict[str, Any]] = [{"name": "http", "port": 80, "protocol": "HTTP"}]
-    for name, hostname in defaults.GATEWAY_HOSTS.items():
-        listeners.append(
-            {
-                "name": name,
-                "port": 443,
-                "protocol": "HTTPS",
-                "hostname": hostname,
-                "tls": {"mode": "Terminate", "certificateRefs": [{"kind": "Secret", "name": secrets[name]}]},
-                "allowedRoutes": {"namespaces": {"from": "All"}},
-            }
-        )
-    return listeners
-
-
-def operator_settings(
-    target: Target, cloud_resource_id: pulumi.Input[str], gateway_address: pulumi.Input[str]
-) -> dict[str, Any]:
-    """The chart keys we set (flat, dotted). Every key must be one the chart's templates
-    read (shared/reference): Helm silently ignores anything else."""
-    settings: dict[str, Any] = {
-        "global.cloudDeploymentId": cloud_resource_id,
-        "global.cloudProvider": target.provider.lower(),
-        "global.controlPlaneURL": defaults.CONSOLE_ORIGIN,
-        "networking.gateway.enabled": True,
-        "networking.gateway.name": defaults.GATEWAY_NAME,
-        "networking.gateway.namespace": defaults.OPERATOR_NAMESPACE,
-        "networking.gateway.apiVersion": GATEWAY_API,
-        f"networking.gateway.{target.gateway_address_kind}": gateway_address,
-        "operator.serviceAccount.name": defaults.OPERATOR_SERVICE_ACCOUNT,
-        # Without it Ray pods run with no cloud identity.
-        "workloads.serviceAccount.name": defaults.OPERATOR_SERVICE_ACCOUNT,
-    }
-    if target.operator_identity is not None:
-        settings["global.auth.iamIdentity"] = target.operator_identity
-    settings.update(target.operator_settings)
-    return settings
-
-
-def operator_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, pulumi.Output[str]]]:
-    """`addons.anyscaleOperator.values` (flat Helm paths, checked by the spec) split into
-    clear settings and secret ones (`{secure: ...}` in the stack file)."""
-    clear = {k: v for k, v in values.items() if not isinstance(v, Secret)}
-    secret = {k: pulumi.Output.secret(v.value) for k, v in values.items() if isinstance(v, Secret)}
-    return clear, secret
-
-
-PATH_PART = re.compile(r"((?:[^.\\[]|\\.)+)((?:\[[0-9]+\])*)")
-
-
-def path_parts(key: str) -> list[str | int]:
-    """A Helm `--set` path -> its parts: `a.b\\.c[0].d` -> ["a", "b.c", 0, "d"]."""
-    parts: list[str | int] = []
-    for match in PATH_PART.finditer(key):
-        parts.append(match.group(1).replace("\\.", "."))
-        parts += [int(i) for i in re.findall(r"\[([0-9]+)\]", match.group(2))]
-    return parts
-
-
-def nest(flat: dict[str, Any]) -> dict[str, Any]:
-    """{"a.b": 1, "a.c[0]": 2} -> {"a": {"b": 1, "c": [2]}}: Helm values from the flat
-    chart keys (Helm `--set` paths, as the AKS extension takes them)."""
-    tree: dict[str, Any] = {}
-    for key, value in flat.items():
-        node: Any = tree
-        *parents, leaf = path_parts(key)
-        for part, child in zip(parents, [*parents[1:], leaf], strict=True):
-            empty: Any = [] if isinstance(child, int) else {}
-            if isinstance(part, int):
-                node.extend(empty for _ in range(part + 1 - len(node)))
-                node[part] = node[part] or empty
-                node = node[part]
-            else:
-                node = node.setdefault(part, empty)
-        if isinstance(leaf, int):
-            node.extend(None for _ in range(leaf + 1 - len(node)))
-        node[leaf] = value
-    return tree
-
-
-def as_extension_setting(value: Any) -> Any:
-    """Extension settings are strings; booleans become "true"/"false", numbers digits."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    return value
 
 
 @dataclass(frozen=True)
@@ -247,7 +101,7 @@ class ClusterAddons(pulumi.ComponentResource):
         # The controllers come after their CRDs, and leave the CRDs alone (skip_crds).
         envoy = self._release(
             "envoy-gateway",
-            Chart("eg", defaults.ENVOY_GATEWAY_CHART, versions.envoy_gateway.version, ENVOY_NAMESPACE),
+            Chart("eg", ENVOY_GATEWAY_CHART, versions.envoy_gateway.version, ENVOY_NAMESPACE),
             {},
             pulumi.ResourceOptions(depends_on=[envoy_crds]),
             skip_crds=True,
@@ -259,7 +113,7 @@ class ClusterAddons(pulumi.ComponentResource):
                 "nvidia-device-plugin",
                 versions.nvidia_device_plugin.version,
                 DEVICE_PLUGIN_NAMESPACE,
-                defaults.NVIDIA_DEVICE_PLUGIN_REPO,
+                NVIDIA_DEVICE_PLUGIN_REPO,
             )
             # It must run on the tainted GPU nodes it serves.
             tolerated = (GPU_TAINT, ACCELERATOR_TAINT, CAPACITY_TAINT, "kubernetes.azure.com/scalesetpriority")
@@ -398,7 +252,7 @@ class ClusterAddons(pulumi.ComponentResource):
             "anyscale-operator",
             args.addons.anyscale_operator.version,
             defaults.OPERATOR_NAMESPACE,
-            defaults.ANYSCALE_REPO,
+            ANYSCALE_REPO,
         )
         secret_outputs = ["values"] if protected else []
         return self._release(

@@ -1,0 +1,399 @@
+"""What changed between two recorded plans: each resource's action (create, delete,
+update, replace or same, matched by URN), its changed inputs as property paths, and why a
+change is disruptive. preflight/diff.py is the command that renders it (its docstring
+states what an offline comparison cannot see)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from preflight.planfile import (
+    SECRET,
+    Graph,
+    Plan,
+    Resource,
+    bucket_kind,
+    is_cluster,
+    is_registration,
+    provider_ref_urn,
+    references_any,
+    resource_name,
+    short_type,
+    type_matches,
+)
+
+PRIMARY = "default"
+ACTIONS = ("create", "update", "replace", "delete")  # display order; "same" is not shown
+SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete": "-", "same": "="}
+
+# Inputs whose change always replaces the resource, whatever replaceOnChanges says:
+# they are its identity (part of the ARM ID, the Kubernetes name, the cloud's name
+# for it), so the provider cannot update them in place. Not exhaustive: the inputs
+# this program sets. Every row whose glob matches the normalized type applies.
+IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
+    ("azure-native:*", ("location", "resourceGroupName", "resourceName")),
+    ("azure-native:resources:Resource", ("resourceProviderNamespace", "resourceType", "parentResourcePath")),
+    ("azure-native:storage:*", ("accountName", "containerName")),
+    ("azure-native:containerservice:AgentPool", ("agentPoolName",)),
+    ("azure-native:containerregistry:Registry", ("registryName",)),
+    ("azure-native:managedidentity:FederatedIdentityCredential", ("federatedIdentityCredentialResourceName",)),
+    (
+        "azure-native:kubernetesconfiguration:Extension",
+        ("extensionName", "clusterName", "clusterRp", "clusterResourceName"),
+    ),
+    # ARM refuses to update a role assignment; a new principal or role is a new one.
+    ("azure-native:authorization:RoleAssignment", ("scope", "roleAssignmentName", "principalId", "roleDefinitionId")),
+    ("kubernetes:helm.sh/*:Release", ("name", "namespace")),
+    ("kubernetes:*", ("metadata.name", "metadata.namespace")),
+    ("aws:eks:*", ("name", "clusterName", "nodeGroupName")),
+    ("aws:s3:*", ("bucket",)),
+    ("aws:iam:Role", ("name",)),
+    ("gcp:container:*", ("name", "location", "project", "cluster")),
+    ("gcp:storage:Bucket", ("name", "location", "project")),
+    ("gcp:serviceaccount:Account", ("accountId", "project")),
+    ("random:*", ("*",)),  # every input of a random resource is a keeper
+]
+
+
+class _Missing:
+    """An input absent on one side; distinct from an explicit null."""
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass
+class PropertyChange:
+    path: str
+    old: Any  # None when absent (see kind); "[secret]" when either side is secret
+    new: Any
+    kind: str  # "changed", "added", "removed", or "computed" (known only after apply)
+    forces_replacement: bool = False
+    note: str = ""
+
+
+@dataclass
+class Change:
+    urn: str
+    type: str
+    name: str
+    action: str  # create, delete, update, replace, same
+    disruptive: bool = False
+    reasons: list[str] = field(default_factory=list)
+    properties: list[PropertyChange] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # option and provider changes, ignored paths
+    cloud_resource: str | None = None
+    hidden_secrets: int = 0  # secret inputs in both plans: a change there cannot be seen
+    label: str = ""  # short type, for display
+
+
+# --------------------------------------------------------------------------------
+# Property paths, in Pulumi's syntax: a.b, a[0], a["key.with.dots"], * wildcards
+
+PathPart = str | int
+SIMPLE_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
+WILDCARD = "*"
+
+
+def format_path(parts: list[PathPart]) -> str:
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif SIMPLE_KEY.fullmatch(part):
+            text += f".{part}" if text else part
+        else:
+            text += f"[{json.dumps(part)}]"
+    return text
+
+
+def parse_path(text: str) -> list[PathPart]:
+    """The inverse of format_path, plus `*` and `[*]`; a malformed path is one key."""
+    parts: list[PathPart] = []
+    i = 0
+    try:
+        while i < len(text):
+            if text[i] == ".":
+                i += 1
+            elif text[i] == "[" and text[i + 1 : i + 2] == '"':
+                key, end = json.JSONDecoder().raw_decode(text, i + 1)
+                if text[end] != "]":
+                    raise ValueError(text)
+                parts.append(key)
+                i = end + 1
+            elif text[i] == "[":
+                end = text.index("]", i)
+                inner = text[i + 1 : end]
+                parts.append(int(inner) if inner.isdigit() else inner)
+                i = end + 1
+            else:
+                match = re.compile(r"[^.\[]+").match(text, i)
+                assert match is not None
+                parts.append(match.group())
+                i = match.end()
+    except (ValueError, IndexError):
+        return [text]
+    return parts
+
+
+def covers(pattern: list[PathPart], path: list[PathPart], upward: bool) -> bool:
+    """Does `pattern` name `path` or an ancestor of it?
+
+    With `upward`, a change of an ancestor of the pattern counts too: when a whole
+    object is added, removed or retyped, what the pattern names changed with it.
+    """
+    if not pattern or (not upward and len(pattern) > len(path)):
+        return False
+    return all(p in (WILDCARD, q) for p, q in zip(pattern, path, strict=False))
+
+
+def covered_by_any(patterns: list[str], path: list[PathPart], upward: bool) -> bool:
+    return any(covers(parse_path(p), path, upward) for p in patterns if isinstance(p, str))
+
+
+def identity_patterns(resource: Resource) -> list[str]:
+    return [path for pattern, paths in IDENTITY_PATHS if type_matches(resource, pattern) for path in paths]
+
+
+# --------------------------------------------------------------------------------
+# Comparing inputs
+
+
+def same_value(old: Any, new: Any) -> bool:
+    if old is MISSING or new is MISSING:
+        return old is new
+    # JSON true == 1 in Python; a bool turning into a number is a change.
+    if isinstance(old, bool) or isinstance(new, bool):
+        return type(old) is type(new) and old == new
+    return bool(old == new)
+
+
+@dataclass
+class InputDiff:
+    """Leaf-level differences between two input trees."""
+
+    renewed: set[str]  # logical names of resources replaced: their outputs change
+    found: list[tuple[list[PathPart], Any, Any, bool]] = field(default_factory=list)
+    hidden_secrets: int = 0
+
+    def walk(self, old: Any, new: Any, path: list[PathPart]) -> None:
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in list(old) + [k for k in new if k not in old]:
+                self.walk(old.get(key, MISSING), new.get(key, MISSING), path + [key])
+        elif isinstance(old, list) and isinstance(new, list):
+            for i in range(max(len(old), len(new))):
+                self.walk(old[i] if i < len(old) else MISSING, new[i] if i < len(new) else MISSING, path + [i])
+        elif not same_value(old, new):
+            self.found.append((path, old, new, False))
+        elif new == SECRET:
+            self.hidden_secrets += 1
+        elif isinstance(new, str) and references_any(new, self.renewed):
+            self.found.append((path, old, new, True))
+
+
+def redacted(path: list[PathPart], old: Any, new: Any, computed: bool, forces: bool) -> PropertyChange:
+    kind = "computed" if computed else "added" if old is MISSING else "removed" if new is MISSING else "changed"
+    note = ""
+    if computed:
+        note = "known after apply: it reads an output of a replaced resource"
+    elif old == SECRET or new == SECRET:
+        # Redact both sides: a value that used to be secret is sensitive even if the
+        # new plan sends it in clear, and the diff is often posted publicly.
+        if old == SECRET and new is not MISSING:
+            note = "was secret, now in clear text"
+        elif new == SECRET and old is not MISSING:
+            note = "now secret"
+        old = SECRET if old is not MISSING else MISSING
+        new = SECRET if new is not MISSING else MISSING
+    return PropertyChange(
+        path=format_path(path),
+        old=None if old is MISSING else old,
+        new=None if new is MISSING else new,
+        kind=kind,
+        forces_replacement=forces,
+        note=note,
+    )
+
+
+def merged_options(base: Resource | None, head: Resource | None) -> dict[str, Any]:
+    """HEAD's options, each falling back to BASE's."""
+    return {**((base or {}).get("options") or {}), **((head or {}).get("options") or {})}
+
+
+def option_notes(base: Resource, head: Resource) -> list[str]:
+    old, new = base.get("options") or {}, head.get("options") or {}
+    notes = [
+        f"option {key}: {json.dumps(old.get(key))} -> {json.dumps(new.get(key))}"
+        for key in list(old) + [k for k in new if k not in old]
+        if old.get(key) != new.get(key)
+    ]
+    old_provider = provider_ref_urn(str(base.get("provider") or ""))
+    new_provider = provider_ref_urn(str(head.get("provider") or ""))
+    if old_provider != new_provider:
+        notes.append(f"provider: {old_provider or 'default'} -> {new_provider or 'default'} (may replace)")
+    return notes
+
+
+def compare(base: Resource, head: Resource, renewed: set[str]) -> Change:
+    """A resource present in both plans: same, update or replace."""
+    diff = InputDiff(renewed)
+    diff.walk(base.get("inputs") or {}, head.get("inputs") or {}, [])
+    options = merged_options(base, head)
+    ignored = [p for p in options.get("ignoreChanges") or [] if isinstance(p, str)]
+    replacing = list(options.get("replaceOnChanges") or []) + identity_patterns(head)
+    if is_registration(head):
+        # Immutable on the platform whatever the plan's options say: a head plan that
+        # dropped replaceOnChanges must not turn a delete-and-create into an "update".
+        replacing.append("*")
+    change = new_change(head, "same")
+    change.notes = option_notes(base, head)
+    change.hidden_secrets = diff.hidden_secrets
+    for path, old, new, computed in diff.found:
+        if covered_by_any(ignored, path, upward=False):
+            change.notes.append(f"ignored (ignoreChanges): {format_path(path)}")
+            continue
+        forces = covered_by_any(replacing, path, upward=True)
+        change.properties.append(redacted(path, old, new, computed, forces))
+    if change.properties:
+        change.action = "replace" if any(p.forces_replacement for p in change.properties) else "update"
+    return change
+
+
+def all_inputs(resource: Resource, added: bool) -> list[PropertyChange]:
+    """Every top-level input of a created (or deleted) resource."""
+    diff = InputDiff(set())
+    empty: dict[str, Any] = {}
+    inputs = resource.get("inputs") or {}
+    diff.walk(empty if added else inputs, inputs if added else empty, [])
+    return [redacted(path, old, new, False, False) for path, old, new, _ in diff.found]
+
+
+def new_change(resource: Resource, action: str) -> Change:
+    return Change(
+        urn=str(resource["urn"]),
+        type=str(resource["type"]),
+        name=resource_name(resource),
+        action=action,
+        label=short_type(resource),
+    )
+
+
+# --------------------------------------------------------------------------------
+# Why a change is disruptive
+
+
+def registration_reasons(resource: Resource, action: str, owner: str | None) -> list[str]:
+    name = str((resource.get("inputs") or {}).get("resourceName") or owner or resource_name(resource))
+    reasons = []
+    if action == "replace":
+        reasons.append(
+            f"Cloud resource properties are immutable: '{name}' is deleted, then created again under the same name."
+        )
+    reasons += [
+        f"Azure refuses to delete '{name}' (HTTP 409) while it has running clusters: terminate its workloads first.",
+        f"Workspaces that ran on '{name}' lose their snapshot (stored in its bucket).",
+    ]
+    if name == PRIMARY:
+        reasons.append(f"Services run only on the primary '{PRIMARY}': they are down until it is back.")
+        if action == "delete":
+            reasons.append(
+                f"'{PRIMARY}' is the primary: it must stay first and Azure-backed; "
+                "it cannot be recreated while other cloud resources exist."
+            )
+    else:
+        reasons.append(
+            f"Services are not affected (they run only on the primary '{PRIMARY}'); jobs that may "
+            "fall back to other cloud resources move there, workspaces cannot."
+        )
+    return reasons
+
+
+def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> list[str]:
+    kind = bucket_kind(resource) or "bucket"
+    if options.get("retainOnDelete"):
+        return [
+            f"retainOnDelete is set: the old {kind}'s logs and workspace snapshots are kept, but orphaned "
+            "(no longer managed, and no longer read by its cloud resource)."
+        ]
+    verb = "Replacing" if action == "replace" else "Deleting"
+    return [f"{verb} the {kind} loses the logs and workspace snapshots stored in it."]
+
+
+def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
+    if action not in ("replace", "delete"):
+        return []
+    if is_registration(resource):
+        return registration_reasons(resource, action, owner)
+    if is_cluster(resource):
+        verb = "Replacing" if action == "replace" else "Deleting"
+        return [
+            f"{verb} the cluster destroys its running workloads and everything in it "
+            "(operators, gateway, Ray clusters)."
+        ]
+    if bucket_kind(resource):
+        return bucket_reasons(resource, action, options)
+    return []
+
+
+# --------------------------------------------------------------------------------
+# The diff
+
+
+def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
+    base_graph, head_graph = Graph.of(base), Graph.of(head)
+    base_by, head_by = base_graph.by_urn, head_graph.by_urn
+    changes: list[Change] = []
+    for urn, resource in head_by.items():
+        if urn in base_by:
+            change = compare(base_by[urn], resource, renewed)
+            options = merged_options(base_by[urn], resource)
+        else:
+            change, options = new_change(resource, "create"), merged_options(None, resource)
+            change.properties = all_inputs(resource, added=True)
+        owner = head_graph.cloud_resource_of(resource)
+        change.cloud_resource = resource_name(owner) if owner else None
+        change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource)
+        changes.append(change)
+    for urn, resource in base_by.items():
+        if urn not in head_by:
+            change = new_change(resource, "delete")
+            change.properties = all_inputs(resource, added=False)
+            owner = base_graph.cloud_resource_of(resource)
+            change.cloud_resource = resource_name(owner) if owner else None
+            # A deletion follows the options recorded with the old resource.
+            change.reasons = disruption_reasons(
+                resource, "delete", merged_options(None, resource), change.cloud_resource
+            )
+            changes.append(change)
+    for change in changes:
+        change.disruptive = bool(change.reasons)
+    return changes
+
+
+def renewed_names(changes: list[Change]) -> set[str]:
+    """Logical names whose outputs will differ: replaced, or deleted and created anew."""
+    created = {c.name for c in changes if c.action == "create"}
+    deleted = {c.name for c in changes if c.action == "delete"}
+    return {c.name for c in changes if c.action == "replace"} | (created & deleted)
+
+
+def diff_plans(base: Plan, head: Plan) -> list[Change]:
+    """Every resource of both plans with its action, in HEAD's order, deletions last.
+
+    A replacement changes the outputs other resources read, which may replace those
+    in turn (a new random suffix -> a new storage account name -> a new bucket), so
+    the comparison repeats until no more resources are renewed.
+    """
+    renewed: set[str] = set()
+    while True:
+        changes = diff_once(base, head, renewed)
+        found = renewed_names(changes)
+        if found <= renewed:
+            return changes
+        renewed |= found

@@ -1,0 +1,47 @@
+"""The stack spec: pydantic models of `anyscale-cloud:cloud` and `anyscale-cloud:resources`.
+
+The ONE place where the platform's rules (platform.md 1.1 and 1.2) are enforced, and where
+the defaults are filled in. No Pulumi or cloud SDK is imported here, so that
+`preflight validate` stays fast. Read a stack with `load_spec`; the components take the
+models below.
+"""
+
+from spec.addons import AddonsSpec
+from spec.aks import AksClusterSpec, AksNetworkSpec, AksNodePool, AzureResource
+from spec.eks import AccessEntrySpec, AwsResource, EksClusterSpec
+from spec.generic import GenericResource
+from spec.gke import GcpResource, GkeClusterSpec, GkeNodePool
+from spec.kuberay import KubeRaySpec, QueueQuotaSpec
+from spec.load import Problem, SpecError, advisories, load_spec
+from spec.pools import NodePoolSpec, SystemPoolSpec
+from spec.resources import ResourceSpec
+from spec.stack import MAX_RESOURCES, CloudSpec, StackSpec
+from spec.types import Secret
+
+__all__ = [
+    "MAX_RESOURCES",
+    "AccessEntrySpec",
+    "AddonsSpec",
+    "AksClusterSpec",
+    "AksNetworkSpec",
+    "AksNodePool",
+    "AwsResource",
+    "AzureResource",
+    "CloudSpec",
+    "EksClusterSpec",
+    "GcpResource",
+    "GenericResource",
+    "GkeClusterSpec",
+    "GkeNodePool",
+    "KubeRaySpec",
+    "NodePoolSpec",
+    "Problem",
+    "QueueQuotaSpec",
+    "ResourceSpec",
+    "Secret",
+    "SpecError",
+    "StackSpec",
+    "SystemPoolSpec",
+    "advisories",
+    "load_spec",
+]

@@ -1,0 +1,171 @@
+"""`addons.kuberay`: the KubeRay operator and what it works with (README: KubeRay options).
+
+Kueue's `queueQuota` left out is the worker pools' size: spec/resources.py checks it and
+spec/load.py fills it in once the stack is valid.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+
+from spec.data.versions import KUBERAY_VERSION
+from spec.doc import one_of, shown_default
+from spec.types import ExactVersion, Strict, fail, release_of
+
+# The first KubeRay release with each option (its batch scheduler plugin, the
+# `authOptions` fields of the RayCluster CRD, the feature gate), from the kuberay tags.
+KUBERAY_SINCE: dict[str, tuple[tuple[int, int, int], str]] = {
+    "yunikorn": ((1, 2, 2), "the YuniKorn batch scheduler"),
+    "scheduler-plugins": ((1, 4, 0), "the scheduler-plugins batch scheduler"),
+    "kai": ((1, 5, 0), "the KAI batch scheduler"),
+    "token": ((1, 5, 1), "authOptions.mode: token"),
+    "kubernetes-rbac": ((1, 6, 0), "authOptions.enableK8sTokenAuth"),
+}
+# Chart versions whose `featureGates` list we know: setting one gate replaces the whole
+# list, so networkPolicy is wired only where we can repeat the chart's defaults.
+KUBERAY_NETWORK_POLICY_CHARTS = ("1.7.0",)
+# The Kubernetes minor of the pinned scheduler-plugins chart (components/kuberay/charts.py).
+SCHEDULER_PLUGINS_KUBERNETES = "1.33"
+
+
+def kuberay_since(*options: str) -> str:  # pragma: no mutate block
+    """`option` (KubeRay >= x.y.z), ... for the reference."""
+    return ", ".join(f"`{o}` needs KubeRay >= {'.'.join(map(str, KUBERAY_SINCE[o][0]))}" for o in options)
+
+
+def _kuberay_since(option: str, version: str) -> None:
+    first, what = KUBERAY_SINCE[option]
+    if release_of(version) < first:
+        raise fail(
+            "kuberay",
+            "{w} needs KubeRay {f} or later (addons.kuberay.version is {v}); raise addons.kuberay.version",
+            w=what,
+            f=".".join(map(str, first)),
+            v=version,
+        )
+
+
+class KubeRayMetricsSpec(Strict):
+    """Prometheus Operator objects for the operator and the Ray pods."""
+
+    enabled: bool = Field(False, description="Prometheus Operator objects for the operator and the Ray pods")
+    install_prometheus: bool = Field(
+        False, description="install kube-prometheus-stack (pinned) in `monitoring`; needs `enabled`"
+    )
+
+    @model_validator(mode="after")
+    def _needs_enabled(self) -> KubeRayMetricsSpec:
+        if self.install_prometheus and not self.enabled:
+            raise fail(
+                "kuberay",
+                "installPrometheus without enabled: set metrics.enabled: true (or drop installPrometheus)",
+                at="installPrometheus",
+            )
+        return self
+
+
+def _metrics_shorthand(value: Any) -> Any:
+    return {"enabled": value} if isinstance(value, bool) else value
+
+
+# The largest quota this program sets (and says so when the pools add up to more).
+QUOTA_LIMITS = {"cpu": 1_000_000, "memory_gi": 100_000_000, "gpu": 100_000}
+
+
+class QueueQuotaSpec(Strict):
+    """The Kueue ClusterQueue's nominal quota, when the pools cannot size it."""
+
+    cpu: int = Field(ge=1, le=QUOTA_LIMITS["cpu"], description="vCPUs")
+    memory_gi: int = Field(ge=1, le=QUOTA_LIMITS["memory_gi"], description="GiB")
+    gpu: int = Field(0, ge=0, le=QUOTA_LIMITS["gpu"], description="nvidia.com/gpu")
+
+
+class KubeRaySpec(Strict):
+    """The KubeRay operator and what it works with (README: KubeRay options)."""
+
+    version: ExactVersion = Field(KUBERAY_VERSION, description="the KubeRay operator chart, one exact version")
+    batch_scheduler: Literal["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"] = Field(
+        "none",
+        description=kuberay_since("yunikorn", "scheduler-plugins", "kai")
+        + f"; `scheduler-plugins` needs Kubernetes {SCHEDULER_PLUGINS_KUBERNETES}; `kai` not with `smokeTest`",
+    )
+    history_server: bool = Field(False, description="`true` is refused (no released History Server to install)")
+    metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
+        default_factory=KubeRayMetricsSpec,
+        description="`true` is short for `{enabled: true}`",
+        json_schema_extra=shown_default("off"),
+    )
+    authentication: Literal["none", "token", "kubernetes-rbac"] = Field(
+        "none", description=kuberay_since("token", "kubernetes-rbac")
+    )
+    network_policy: bool = Field(
+        False,
+        description=f"needs `version` {one_of(KUBERAY_NETWORK_POLICY_CHARTS)}; Generic only (the clusters this "
+        "program builds enforce no NetworkPolicy)",
+    )
+    smoke_test: bool = Field(False, description="run a small RayJob that `pulumi up` waits on")
+    # Kueue only; left out, the worker pools' size (spec/load.py).
+    queue_quota: QueueQuotaSpec | None = Field(
+        None,
+        description="Kueue only: the ClusterQueue's quota; default: the worker pools' size at `maxCount`; "
+        "required on Generic",
+        json_schema_extra=shown_default("from the pools"),
+    )
+
+    @field_validator("batch_scheduler", "authentication")
+    @classmethod
+    def _supported_by_version(cls, value: str, info: ValidationInfo) -> str:
+        """A scheduler or an authentication mode the pinned KubeRay version knows."""
+        if value in KUBERAY_SINCE and "version" in info.data:
+            _kuberay_since(value, info.data["version"])
+        return value
+
+    @field_validator("history_server")
+    @classmethod
+    def _history(cls, value: bool) -> bool:
+        if value:
+            raise fail(
+                "kuberay",
+                "is not supported: the KubeRay History Server (kuberay/historyserver) is alpha behind the "
+                "RayClusterHistoryServer feature gate of 1.7.0, with no released chart or image (its manifests "
+                "use an image you build from source), so there is nothing pinned to install; leave it false",
+            )
+        return value
+
+    @field_validator("network_policy")
+    @classmethod
+    def _network_policy(cls, value: bool, info: ValidationInfo) -> bool:
+        version = info.data.get("version")
+        if value and version is not None and version.lstrip("v") not in KUBERAY_NETWORK_POLICY_CHARTS:
+            raise fail(
+                "kuberay",
+                "needs the RayClusterNetworkPolicy feature gate, which KubeRay has from 1.7.0 and this program "
+                'wires for chart {c} (addons.kuberay.version is {v}); set addons.kuberay.version: "1.7.0"',
+                c=", ".join(KUBERAY_NETWORK_POLICY_CHARTS),
+                v=version,
+            )
+        return value
+
+    @field_validator("smoke_test")
+    @classmethod
+    def _smoke(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and info.data.get("batch_scheduler") == "kai":
+            raise fail(
+                "kuberay",
+                "cannot run with batchScheduler kai: KubeRay leaves Ray pods pending until their RayJob carries a "
+                "kai.scheduler/queue label of an existing KAI Queue, and this program creates no KAI queues; "
+                "turn smokeTest off or use another batchScheduler",
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _quota_for_kueue(self) -> KubeRaySpec:
+        if self.queue_quota is not None and self.batch_scheduler != "kueue":
+            raise fail(
+                "kuberay",
+                "queueQuota sizes the Kueue ClusterQueue: set batchScheduler: kueue or drop queueQuota",
+                at="queueQuota",
+            )
+        return self
