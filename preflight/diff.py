@@ -32,9 +32,9 @@ import sys
 from typing import Any
 
 from preflight.changes import ACTIONS, SYMBOLS, Change, PropertyChange, diff_plans
-from preflight.cost import groups_of, money
 from preflight.escape import html_text, md_code, md_text, printable
 from preflight.planfile import SECRET, Plan, PlanError, read, use_color
+from preflight.pricing import groups_of, money
 from spec.data.prices import PRICES_AS_OF
 
 # --------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def write_json(plan: Plan, path: str) -> None:
 
 
 def render(plan: Plan, width: int, color: bool) -> str:
-    from preflight.cost import summary_line
+    from preflight.pricing import summary_line
     from preflight.rollout import estimate, render_estimate
     from preflight.scheduling import render_scheduling
     from preflight.tree import render_summary, render_tree

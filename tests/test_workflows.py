@@ -384,7 +384,12 @@ def test_drift_previews_with_refresh_and_expect_no_changes_and_never_updates(dri
 def test_drift_logs_in_before_the_preview_and_uses_the_reader_identities(drift_job) -> None:
     preview = index_of(drift_job, lambda s: s.get("id") == "preview")
     install = index_of(drift_job, lambda s: uses(s) == "pulumi/actions")
-    for action in ("actions/checkout", "azure/login", "aws-actions/configure-aws-credentials", "google-github-actions/auth"):
+    for action in (
+        "actions/checkout",
+        "azure/login",
+        "aws-actions/configure-aws-credentials",
+        "google-github-actions/auth",
+    ):
         assert index_of(drift_job, lambda s, a=action: uses(s) == a) < preview, action
     assert install < preview
     by_action = {uses(s): s.get("with", {}) for s in steps(drift_job)}
@@ -401,7 +406,7 @@ def test_drift_opens_or_updates_one_issue_on_drift_and_closes_it_when_clean(drif
     for step in (opening, closing):
         assert 'title="Drift in stack $STACK"' in step["run"]
         assert "--label drift" in step["run"]
-    assert "gh issue edit \"$number\" --body-file issue.md" in opening["run"]
+    assert 'gh issue edit "$number" --body-file issue.md' in opening["run"]
     assert "--body-file issue.md" in opening["run"].split("gh issue create", 1)[1]
     assert drift_job["env"]["GH_TOKEN"] == "${{ github.token }}"
 
@@ -416,7 +421,9 @@ def _drift_report() -> Any:
     return module
 
 
-DRIFTED = "Previewing update (org/dev)\n~ azure-native:containerservice:AgentPool default-pool-cpu update [diff: ~maxCount]\n"
+DRIFTED = (
+    "Previewing update (org/dev)\n~ azure-native:containerservice:AgentPool default-pool-cpu update [diff: ~maxCount]\n"
+)
 
 
 def test_drift_report_tells_drift_from_a_clean_run_and_from_other_errors() -> None:
@@ -450,7 +457,9 @@ def test_drift_report_command_line_writes_the_body_on_drift_only(tmp_path: Path)
     assert (run.returncode, run.stdout) == (0, "drift\n")
     assert "default-pool-cpu update [diff: ~maxCount]" in body.read_text(encoding="utf-8")
     body.unlink()
-    run = subprocess.run([sys.executable, script, "dev", "0", str(output), str(body)], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, script, "dev", "0", str(output), str(body)], capture_output=True, text=True, check=False
+    )
     assert (run.returncode, run.stdout, body.exists()) == (0, "clean\n", False)
     bad = subprocess.run([sys.executable, script, "dev"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "usage:" in bad.stderr

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import prices
+from rules.registration import is_registration
 from rules.values import MISSING, UNKNOWN, elements, get, type_is
 
 CLOUD_RESOURCE = "anyscale-cloud:index:CloudResource"
-REGISTRATION = "azure-native:resources:Resource"
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 REGISTRY = "azure-native:containerregistry:Registry"
@@ -83,9 +83,7 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _pool_line(
-    label: str, provider: str, region: str, instance_type: Any, low: Any, high: Any, spot: bool
-) -> Line:
+def _pool_line(label: str, provider: str, region: str, instance_type: Any, low: Any, high: Any, spot: bool) -> Line:
     low, high = _count(low), _count(high)
     kind = " spot" if spot else ""
     if not isinstance(instance_type, str):
@@ -212,7 +210,7 @@ def estimate(records: Iterable[Record]) -> list[Group]:
     for record in records:
         if record.type == CLOUD_RESOURCE:
             groups.setdefault(record.urn, Group(record.name))
-        elif type_is(record.type, REGISTRATION) and owner[record.urn] is not None:
+        elif is_registration(record.type, record.props) and owner[record.urn] is not None:
             group = groups.setdefault(owner[record.urn].urn, Group(owner[record.urn].name))  # type: ignore[union-attr]
             provider, region = get(record.props, "properties", "provider"), get(record.props, "properties", "region")
             group.provider = provider if isinstance(provider, str) else None
