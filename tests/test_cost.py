@@ -344,3 +344,12 @@ def test_the_budget_policy_flags_a_maximum_above_the_configured_budget():
     assert [v for v in check_plan(plan, {"cost-budget": {"maximumHourlyUsd": 53}}) if v.policy == "cost-budget"] == []
     # The default budget, $100 an hour, leaves the example alone.
     assert [v for v in check_plan(plan) if v.policy == "cost-budget"] == []
+
+
+def test_preflight_plan_prints_the_totals_after_its_summary():
+    result = run("plan", "--stack", "dev")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    line = "Cost per hour (list prices of 2026-12-01): $0.292 idle, $16.036 at maximum, 2 item(s) not priced"
+    assert line in lines
+    assert lines.index(line) < lines.index("Rollout estimate (typical durations; estimates only)")
