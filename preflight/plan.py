@@ -60,7 +60,7 @@ def render(plan: Plan, width: int, color: bool) -> str:
             render_tree(document, width=width, color=color),
             "",
             render_summary(document, width),
-            summary_line(document),
+            summary_line(document, width),
             "",
             render_estimate(estimate(document), width=width),
             "",

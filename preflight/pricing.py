@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import textwrap
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -84,8 +85,11 @@ def render(groups: list[Any]) -> str:
     if missing:
         lines.append(f"{missing} item(s) not priced: left out of the figures above.")
     spot = "spot at the on-demand price" if SPOT_DISCOUNT == 0 else f"spot at {SPOT_DISCOUNT:.0%} off"
-    lines.append(f"Counted: control planes, node pools (idle at their minimum, maximum at their maximum; {spot}),")
-    lines.append("NAT gateways, load balancers, the registry. Not counted: " + NOT_COUNTED + ".")
+    counted = (
+        f"Counted: control planes, node pools (idle at their minimum, maximum at their maximum; {spot}), "
+        f"NAT gateways, load balancers, the registry. Not counted: {NOT_COUNTED}."
+    )
+    lines += textwrap.wrap(counted, width=88)
     return "\n".join(lines) + "\n"
 
 
@@ -120,8 +124,9 @@ def to_json(groups: list[Any]) -> dict[str, Any]:
     }
 
 
-def summary_line(plan: Plan) -> str:
-    """One line for the plan summary: the totals."""
+def summary_line(plan: Plan, width: int = 100) -> str:
+    """The totals, for the plan summary, wrapped to `width`."""
     idle, maximum, missing = totals(groups_of(plan))
     extra = f", {missing} item(s) not priced" if missing else ""
-    return f"Cost per hour (list prices of {PRICES_AS_OF}): {money(idle)} idle, {money(maximum)} at maximum{extra}"
+    text = f"Cost per hour (list prices of {PRICES_AS_OF}): {money(idle)} idle, {money(maximum)} at maximum{extra}"
+    return "\n".join(textwrap.wrap(text, width=max(width, 20), subsequent_indent="  "))

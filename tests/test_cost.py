@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -250,7 +251,13 @@ def test_the_table_is_dated_and_says_how_spot_is_counted():
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "preflight", *args], cwd=ROOT, capture_output=True, text=True, check=False, timeout=300
+        [sys.executable, "-m", "preflight", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "160"},
     )
 
 
@@ -353,3 +360,11 @@ def test_preflight_plan_prints_the_totals_after_its_summary():
     line = "Cost per hour (list prices of 2026-12-01): $0.292 idle, $16.036 at maximum, 2 item(s) not priced"
     assert line in lines
     assert lines.index(line) < lines.index("Rollout estimate (typical durations; estimates only)")
+
+
+def test_the_summary_line_wraps_to_the_terminal():
+    plan = json.loads((GOLDEN / "plan-dev.json").read_text(encoding="utf-8"))
+    assert cost.summary_line(plan, 60).splitlines() == [
+        "Cost per hour (list prices of 2026-12-01): $0.292 idle,",
+        "  $16.036 at maximum, 2 item(s) not priced",
+    ]
