@@ -13,7 +13,7 @@ say "(offline only)". docs/policies.md is generated from this list
 
 from __future__ import annotations
 
-from catalog import access, clusters, records
+from catalog import access, clusters, cost, records
 from pack import Policy
 from pulumi_policy import EnforcementLevel
 
@@ -21,4 +21,4 @@ PACK_NAME = "anyscale-cloud"
 # Every policy sets its own level; this is only the fallback for one that does not.
 DEFAULT_LEVEL = EnforcementLevel.MANDATORY
 
-ALL_POLICIES: list[Policy] = [*records.POLICIES, *access.POLICIES, *clusters.POLICIES]
+ALL_POLICIES: list[Policy] = [*records.POLICIES, *access.POLICIES, *clusters.POLICIES, *cost.POLICIES]

@@ -11,6 +11,7 @@ COMMANDS = {
     "plan": ("preflight.plan", "record what the program would deploy (mock runtime)"),
     "diff": ("preflight.diff", "compare two recorded plans"),
     "policy": ("preflight.policy", "run the policy pack over a recorded plan"),
+    "cost": ("preflight.cost", "hourly cost of a plan at idle and at maximum (list prices)"),
 }
 
 

@@ -34,6 +34,8 @@ from typing import Any
 from preflight.changes import ACTIONS, SYMBOLS, Change, PropertyChange, diff_plans
 from preflight.escape import html_text, md_code, md_text, printable
 from preflight.planfile import SECRET, Plan, PlanError, read, use_color
+from preflight.pricing import groups_of, money
+from spec.data.prices import PRICES_AS_OF
 
 # --------------------------------------------------------------------------------
 # Rendering
@@ -154,8 +156,8 @@ def md_details(change: Change) -> list[str]:
     return lines + ["</details>", ""]
 
 
-def render_markdown(changes: list[Change]) -> str:
-    """For a pull-request comment: a table of changes, details folded."""
+def render_markdown(changes: list[Change], cost: list[dict[str, Any]] | None = None) -> str:
+    """For a pull-request comment: a table of changes, details folded, then the cost."""
     shown = [c for c in changes if c.action != "same"]
     lines = ["### Preflight diff", "", f"**{summarize(changes)}**", ""]
     disruptive = sum(1 for c in shown if c.disruptive)
@@ -179,11 +181,13 @@ def render_markdown(changes: list[Change]) -> str:
         lines += [f"- {md_code(c.name)}: {md_text('; '.join(c.notes))}" for c in noted] + [""]
     note = hidden_secrets_note(changes)
     if note:
-        lines.append(f"_{note}_")
+        lines += [f"_{note}_", ""]
+    if cost is not None:
+        lines += render_cost_markdown(cost)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def changes_to_json(changes: list[Change]) -> dict[str, Any]:
+def changes_to_json(changes: list[Change], cost: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     rows = []
     for c in changes:
         rows.append(
@@ -209,7 +213,63 @@ def changes_to_json(changes: list[Change]) -> dict[str, Any]:
                 "cloudResource": c.cloud_resource,
             }
         )
-    return {"summary": summarize(changes), "changes": rows}
+    document: dict[str, Any] = {"summary": summarize(changes), "changes": rows}
+    if cost is not None:
+        document["cost"] = {"pricesAsOf": PRICES_AS_OF, "cloudResources": cost}
+    return document
+
+
+# --------------------------------------------------------------------------------
+# Cost: how each cloud resource's idle and maximum $/hour change
+
+
+def cost_changes(base: Plan, head: Plan) -> list[dict[str, Any]]:
+    """Per cloud resource (in head order, then those only in base): idle and maximum
+    $/hour before and after, and how many items are not priced in the head."""
+    before = {g.name: g for g in groups_of(base)}
+    after = {g.name: g for g in groups_of(head)}
+    rows = []
+    for name in [*after, *(n for n in before if n not in after)]:
+        old, new = before.get(name), after.get(name)
+        rows.append(
+            {
+                "cloudResource": name,
+                "idle": {"base": old.idle if old else 0.0, "head": new.idle if new else 0.0},
+                "maximum": {"base": old.maximum if old else 0.0, "head": new.maximum if new else 0.0},
+                "notPriced": len(new.not_priced) if new else 0,
+            }
+        )
+    for row in rows:
+        for key in ("idle", "maximum"):
+            row[key]["change"] = round(row[key]["head"] - row[key]["base"], 4)
+    return rows
+
+
+def signed(value: float) -> str:
+    return ("+" if value > 0 else "-" if value < 0 else "±") + money(abs(value))
+
+
+def render_cost_markdown(rows: list[dict[str, Any]]) -> list[str]:
+    changed = [r for r in rows if r["idle"]["change"] or r["maximum"]["change"]]
+    idle = sum(r["idle"]["change"] for r in rows)
+    maximum = sum(r["maximum"]["change"] for r in rows)
+    lines = [
+        f"#### Cost per hour (list prices of {PRICES_AS_OF}; estimates only)",
+        "",
+        f"**idle {signed(idle)}, maximum {signed(maximum)}**",
+        "",
+    ]
+    if changed:
+        lines += ["| cloud resource | idle | maximum | not priced |", "|---|---|---|---|"]
+        for r in changed:
+            lines.append(
+                f"| {md_code(r['cloudResource'])} "
+                f"| {money(r['idle']['base'])} -> {money(r['idle']['head'])} ({signed(r['idle']['change'])}) "
+                f"| {money(r['maximum']['base'])} -> {money(r['maximum']['head'])} ({signed(r['maximum']['change'])}) "
+                f"| {r['notPriced']} |"
+            )
+        lines.append("")
+    return lines
 
 
 # --------------------------------------------------------------------------------
@@ -266,15 +326,16 @@ def main(argv: list[str]) -> int:
         print(f"error: {mismatch}; pass --allow-other-stack to compare them anyway", file=sys.stderr)
         return 2
     changes = diff_plans(base, head)
+    cost = cost_changes(base, head)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as handle:
-                json.dump(changes_to_json(changes), handle, indent=2)
+                json.dump(changes_to_json(changes, cost), handle, indent=2)
                 handle.write("\n")
         except OSError as error:
             print(f"error: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
             return 2
-    text = render_markdown(changes) if args.format == "markdown" else render_changes(changes, use_color())
+    text = render_markdown(changes, cost) if args.format == "markdown" else render_changes(changes, use_color())
     sys.stdout.write(text)
     if args.fail_on_disruptive and any(c.disruptive for c in changes):
         return 3

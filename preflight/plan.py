@@ -49,6 +49,7 @@ def write_json(plan: Plan, path: str) -> None:
 
 
 def render(plan: Plan, width: int, color: bool) -> str:
+    from preflight.pricing import summary_line
     from preflight.rollout import estimate, render_estimate
     from preflight.scheduling import render_scheduling
     from preflight.tree import render_summary, render_tree
@@ -59,6 +60,7 @@ def render(plan: Plan, width: int, color: bool) -> str:
             render_tree(document, width=width, color=color),
             "",
             render_summary(document, width),
+            summary_line(document, width),
             "",
             render_estimate(estimate(document), width=width),
             "",

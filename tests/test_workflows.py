@@ -22,7 +22,8 @@ WORKFLOWS = ROOT / ".github" / "workflows"
 PREVIEW = WORKFLOWS / "preview.yml"
 OFFLINE = WORKFLOWS / "offline-checks.yml"
 DEPLOY = WORKFLOWS / "deploy.yml"
-ALL = [PREVIEW, OFFLINE, DEPLOY]
+DRIFT = WORKFLOWS / "drift.yml"
+ALL = [PREVIEW, OFFLINE, DEPLOY, DRIFT]
 PLAN_ALL = ROOT / "scripts" / "plan_all.sh"
 SECRET_REF = re.compile(r"secrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
 
@@ -243,7 +244,7 @@ def test_preview_has_least_permissions_and_skips_forks(preview_job) -> None:
     assert "github.event.pull_request.number" in group and "matrix.stack" in group
 
 
-@pytest.mark.parametrize("path", [PREVIEW, DEPLOY], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [PREVIEW, DEPLOY, DRIFT], ids=lambda p: p.name)
 def test_documents_every_secret_it_uses(path: Path) -> None:
     header = "".join(line for line in path.read_text(encoding="utf-8").splitlines(True) if line.startswith("#"))
     for name in secrets_referenced(path):
@@ -337,3 +338,128 @@ def test_plan_all_script_rejects_bad_usage() -> None:
     result = subprocess.run(["bash", str(PLAN_ALL)], capture_output=True, text=True, check=False, timeout=30)
     assert result.returncode == 2
     assert "usage:" in result.stderr
+
+
+# --- drift --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def drift_job() -> dict[str, Any]:
+    return load(DRIFT)["jobs"]["drift"]
+
+
+def test_drift_runs_nightly_and_on_demand_with_read_and_issue_rights_only() -> None:
+    workflow = load(DRIFT)
+    assert workflow["on"] == {"schedule": [{"cron": "17 4 * * *"}], "workflow_dispatch": None}
+    assert workflow["permissions"] == {"contents": "read", "issues": "write", "id-token": "write"}
+
+
+def test_drift_previews_every_deployable_stack_behind_its_environment(drift_job) -> None:
+    assert sorted(drift_job["strategy"]["matrix"]["stack"]) == deployable_stacks()
+    assert drift_job["strategy"]["fail-fast"] is False
+    assert drift_job["environment"] == "drift"
+    assert drift_job["concurrency"] == {"group": "drift-${{ matrix.stack }}", "cancel-in-progress": False}
+    header = DRIFT.read_text(encoding="utf-8")
+    assert "repo:<owner>/<repo>:environment:drift" in header
+
+
+def test_drift_previews_with_refresh_and_expect_no_changes_and_never_updates(drift_job) -> None:
+    preview = steps(drift_job)[index_of(drift_job, lambda s: s.get("id") == "preview")]
+    command = " ".join(preview["run"].split())
+    assert "pulumi preview" in command
+    for flag in ("--refresh", "--expect-no-changes", "--diff", "--non-interactive", "--color never"):
+        assert flag in command, flag
+    assert 'scripts/drift_report.py "$STACK" "$code" preview.txt issue.md' in command
+    # Nothing writes the stacks: no update, refresh, destroy or import, and the action only installs the CLI.
+    for step in steps(drift_job):
+        text = " ".join(step.get("run", "").split())
+        assert not re.search(r"pulumi (up|update|refresh|destroy|import|state)\b", text), text
+        if uses(step) == "pulumi/actions":
+            assert "with" not in step or "command" not in step["with"]
+    env = drift_job["env"]
+    assert env["PULUMI_ACCESS_TOKEN"] == "${{ secrets.PULUMI_DRIFT_ACCESS_TOKEN }}"
+    assert env["ARM_CLIENT_ID"] == "${{ secrets.AZURE_DRIFT_CLIENT_ID }}"
+
+
+def test_drift_logs_in_before_the_preview_and_uses_the_reader_identities(drift_job) -> None:
+    preview = index_of(drift_job, lambda s: s.get("id") == "preview")
+    install = index_of(drift_job, lambda s: uses(s) == "pulumi/actions")
+    for action in (
+        "actions/checkout",
+        "azure/login",
+        "aws-actions/configure-aws-credentials",
+        "google-github-actions/auth",
+    ):
+        assert index_of(drift_job, lambda s, a=action: uses(s) == a) < preview, action
+    assert install < preview
+    by_action = {uses(s): s.get("with", {}) for s in steps(drift_job)}
+    assert by_action["azure/login"]["client-id"] == "${{ secrets.AZURE_DRIFT_CLIENT_ID }}"
+    assert by_action["aws-actions/configure-aws-credentials"]["role-to-assume"] == "${{ secrets.AWS_DRIFT_ROLE_ARN }}"
+    assert by_action["google-github-actions/auth"]["service_account"] == "${{ secrets.GCP_DRIFT_SERVICE_ACCOUNT }}"
+
+
+def test_drift_opens_or_updates_one_issue_on_drift_and_closes_it_when_clean(drift_job) -> None:
+    opening = steps(drift_job)[index_of(drift_job, lambda s: "gh issue create" in s.get("run", ""))]
+    closing = steps(drift_job)[index_of(drift_job, lambda s: "gh issue close" in s.get("run", ""))]
+    assert opening["if"] == "steps.preview.outputs.verdict == 'drift'"
+    assert closing["if"] == "steps.preview.outputs.verdict == 'clean'"
+    for step in (opening, closing):
+        assert 'title="Drift in stack $STACK"' in step["run"]
+        assert "--label drift" in step["run"]
+    assert 'gh issue edit "$number" --body-file issue.md' in opening["run"]
+    assert "--body-file issue.md" in opening["run"].split("gh issue create", 1)[1]
+    assert drift_job["env"]["GH_TOKEN"] == "${{ github.token }}"
+
+
+def _drift_report() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("drift_report", ROOT / "scripts" / "drift_report.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+DRIFTED = (
+    "Previewing update (org/dev)\n~ azure-native:containerservice:AgentPool default-pool-cpu update [diff: ~maxCount]\n"
+)
+
+
+def test_drift_report_tells_drift_from_a_clean_run_and_from_other_errors() -> None:
+    report = _drift_report()
+    assert report.verdict(0, "") == "clean"
+    assert report.verdict(255, DRIFTED + "error: no changes were expected but changes were proposed\n") == "drift"
+    assert report.verdict(255, "error: no changes were expected for preview but changes were proposed") == "drift"
+    assert report.verdict(255, "error: failed to refresh: AuthorizationFailed") == "error"
+
+
+def test_drift_report_body_fences_the_output_so_nothing_in_it_renders_or_escapes(tmp_path: Path) -> None:
+    report = _drift_report()
+    hostile = "\x1b[31m~ cors\x1b[0m\n````\n<img src=x onerror=alert(1)> @team #1\n"
+    body = report.issue_body("dev", hostile, "https://github.com/o/r/actions/runs/1")
+    assert "\x1b" not in body
+    assert "`````text\n~ cors\n````\n<img src=x onerror=alert(1)> @team #1\n`````" in body
+    assert body.startswith("`pulumi preview --refresh --expect-no-changes` of stack `dev` found changes")
+    assert "Run: https://github.com/o/r/actions/runs/1" in body
+    long = report.issue_body("dev", "x" * 70_000, "run")
+    assert "x" * 60_000 + "\n... (10000 more characters in the run's log)" in long
+    assert len(long) < 65_536
+
+
+def test_drift_report_command_line_writes_the_body_on_drift_only(tmp_path: Path) -> None:
+    output, body = tmp_path / "preview.txt", tmp_path / "issue.md"
+    output.write_text(DRIFTED + "error: no changes were expected but changes were proposed\n", encoding="utf-8")
+    script = str(ROOT / "scripts" / "drift_report.py")
+    run = subprocess.run(
+        [sys.executable, script, "dev", "255", str(output), str(body)], capture_output=True, text=True, check=False
+    )
+    assert (run.returncode, run.stdout) == (0, "drift\n")
+    assert "default-pool-cpu update [diff: ~maxCount]" in body.read_text(encoding="utf-8")
+    body.unlink()
+    run = subprocess.run(
+        [sys.executable, script, "dev", "0", str(output), str(body)], capture_output=True, text=True, check=False
+    )
+    assert (run.returncode, run.stdout, body.exists()) == (0, "clean\n", False)
+    bad = subprocess.run([sys.executable, script, "dev"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "usage:" in bad.stderr

@@ -1,0 +1,64 @@
+"""What the stack can cost: an advisory budget on the hourly cost at maximum (every node
+pool at its maximum), from the list prices of rules/prices.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pack import ADVISORY, LOW, Policy, Settings, policy, stack_resources
+from pulumi_policy import StackValidationArgs
+from rules import cost, prices
+
+
+def _records(resources: Iterable[Any]) -> list[cost.Record]:
+    return [
+        cost.Record(
+            urn=r.urn,
+            type=r.resource_type,
+            name=r.name,
+            props=r.props,
+            parent=r.parent.urn if r.parent is not None else None,
+        )
+        for r in resources
+    ]
+
+
+def budget_findings(args: StackValidationArgs, config: Settings) -> list[tuple[str | None, str]]:
+    budget = config["maximumHourlyUsd"]
+    groups = cost.estimate(_records(stack_resources(args)))
+    _, maximum, missing = cost.totals(groups)
+    if maximum <= budget:
+        return []
+    largest = sorted(groups, key=lambda g: g.maximum, reverse=True)[:3]
+    parts = ", ".join(f"{g.name} ${g.maximum:,.2f}" for g in largest)
+    unpriced = f"; {missing} item(s) not priced are not in the sum" if missing else ""
+    return [
+        (
+            None,
+            f"at maximum the stack can cost ${maximum:,.2f} per hour, above the budget of ${budget:,.2f} "
+            f"(list prices of {prices.PRICES_AS_OF}; largest: {parts}{unpriced})",
+        )
+    ]
+
+
+POLICIES: list[Policy] = [
+    policy(
+        "cost-budget",
+        "The hourly cost with every node pool at its maximum stays within a budget (list prices; spot at the "
+        "on-demand price; egress, disks and support not counted).",
+        level=ADVISORY,
+        severity=LOW,
+        remediation="Lower the maxCount of the largest pools (python -m preflight cost --stack <stack> lists each "
+        "pool's figure), or raise maximumHourlyUsd in the policy config when the maximum is intended.",
+        stack_check=budget_findings,
+        settings={
+            "maximumHourlyUsd": {
+                "type": "number",
+                "minimum": 0,
+                "default": 100,
+                "description": "Budget in US dollars per hour for the stack at maximum (every pool at maxCount).",
+            }
+        },
+    ),
+]

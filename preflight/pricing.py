@@ -1,0 +1,132 @@
+"""What a plan can cost per hour, per cloud resource and in total, at idle and at maximum:
+the figures behind `preflight cost`, the cost in `preflight diff` and the plan summary.
+
+At idle: control planes, node pools at their minimum, NAT gateways, the gateway's load
+balancer, the registry. At maximum: every pool at its maximum. List prices from the
+dated table `spec/data/prices.py`; spot at the on-demand price (the most it can bill).
+Not counted: egress and data processed, disks beyond the OS disk, public IPs, support
+plans, the platform's own fees. An item without a price (an instance type, a region, a
+SKU) is listed as not priced and left out of the sums.
+
+The arithmetic is the policy pack's (policy/rules/cost.py, which its budget policy runs
+too), imported the way the Pulumi CLI runs the pack: with policy/ on sys.path.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from preflight.escape import printable
+from preflight.planfile import Plan, plan_resources
+from spec.data.prices import CURRENCY, PRICES_AS_OF, SPOT_DISCOUNT
+
+POLICY_DIR = Path(__file__).resolve().parent.parent / "policy"
+
+
+def pack_module(name: str) -> ModuleType:
+    if str(POLICY_DIR) not in sys.path:
+        sys.path.insert(0, str(POLICY_DIR))
+    return importlib.import_module(name)
+
+
+NOT_COUNTED = "egress and data processed, disks beyond the OS disk, public IPs, support plans, the platform's own fees"
+
+
+def groups_of(plan: Plan) -> list[Any]:
+    """The plan's cost groups (rules/cost.py `Group`): one per cloud resource, and the
+    cloud's own resources as "cloud"."""
+    cost = pack_module("rules.cost")
+    records = [
+        cost.Record(
+            urn=str(r.get("urn")),
+            type=str(r.get("type")),
+            name=str(r.get("name") or ""),
+            props=r.get("inputs") or {},
+            parent=r.get("parent"),
+        )
+        for r in plan_resources(plan)
+    ]
+    groups: list[Any] = cost.estimate(records)
+    return groups
+
+
+def totals(groups: list[Any]) -> tuple[float, float, int]:
+    result: tuple[float, float, int] = pack_module("rules.cost").totals(groups)
+    return result
+
+
+def money(value: float) -> str:
+    return f"${value:,.3f}"
+
+
+def render(groups: list[Any]) -> str:
+    """The per-resource table, each resource's items, what is not priced, the totals."""
+    lines = [f"Hourly cost, list prices of {PRICES_AS_OF} ({CURRENCY}; estimates only)", ""]
+    width = max([len(printable(g.name)) for g in groups] + [14])
+    lines.append(f"  {'cloud resource':<{width}}  {'idle':>11}  {'maximum':>11}")
+    for group in groups:
+        flag = f"  ({len(group.not_priced)} not priced)" if group.not_priced else ""
+        lines.append(f"  {printable(group.name):<{width}}  {money(group.idle):>11}  {money(group.maximum):>11}{flag}")
+    idle, maximum, missing = totals(groups)
+    lines.append(f"  {'total':<{width}}  {money(idle):>11}  {money(maximum):>11}")
+    for group in groups:
+        lines += ["", f"{printable(group.name)}:"]
+        for line in group.lines:
+            if line.missing:
+                lines.append(f"  {printable(line.label)}: not priced ({printable(line.missing)})")
+            else:
+                lines.append(f"  {printable(line.label)}: {money(line.idle)} idle, {money(line.maximum)} maximum")
+    lines.append("")
+    if missing:
+        lines.append(f"{missing} item(s) not priced: left out of the figures above.")
+    spot = "spot at the on-demand price" if SPOT_DISCOUNT == 0 else f"spot at {SPOT_DISCOUNT:.0%} off"
+    counted = (
+        f"Counted: control planes, node pools (idle at their minimum, maximum at their maximum; {spot}), "
+        f"NAT gateways, load balancers, the registry. Not counted: {NOT_COUNTED}."
+    )
+    lines += textwrap.wrap(counted, width=88)
+    return "\n".join(lines) + "\n"
+
+
+def to_json(groups: list[Any]) -> dict[str, Any]:
+    idle, maximum, missing = totals(groups)
+    return {
+        "pricesAsOf": PRICES_AS_OF,
+        "currency": CURRENCY,
+        "spotDiscount": SPOT_DISCOUNT,
+        "notCounted": NOT_COUNTED,
+        "total": {"idleHourly": idle, "maximumHourly": maximum, "notPriced": missing},
+        "cloudResources": [
+            {
+                "name": g.name,
+                "provider": g.provider,
+                "region": g.region,
+                "idleHourly": g.idle,
+                "maximumHourly": g.maximum,
+                "items": [
+                    {
+                        "label": line.label,
+                        "idleHourly": line.idle,
+                        "maximumHourly": line.maximum,
+                        "notPriced": line.missing,
+                    }
+                    for line in g.lines
+                ],
+                "notPriced": g.not_priced,
+            }
+            for g in groups
+        ],
+    }
+
+
+def summary_line(plan: Plan, width: int = 100) -> str:
+    """The totals, for the plan summary, wrapped to `width`."""
+    idle, maximum, missing = totals(groups_of(plan))
+    extra = f", {missing} item(s) not priced" if missing else ""
+    text = f"Cost per hour (list prices of {PRICES_AS_OF}): {money(idle)} idle, {money(maximum)} at maximum{extra}"
+    return "\n".join(textwrap.wrap(text, width=max(width, 20), subsequent_indent="  "))
