@@ -122,7 +122,8 @@ def escape(key: str) -> str:
 
 def flatten(prefix: str, value: Any) -> dict[str, Any]:
     """Nested values -> flat Helm `--set` paths (`a.b[0].c`), the form the AKS
-    extension's configuration settings take; `addons.nest` reverses it for Helm."""
+    extension's configuration settings take; `components.addons.operator.nest` reverses it
+    for Helm."""
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():

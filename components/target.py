@@ -2,7 +2,7 @@
 
 Each provider package (azure, aws, gcp, generic) has one component class, a
 `TargetBuilder`: it builds the cluster, bucket and identity and describes the result
-with a `Target`. `cloud.py`, `registration.py` and `addons.py` only ever see this
+with a `Target`. `cloud.py`, `registration.py` and `addons/` only ever see this
 description, so they are written once for every provider.
 """
 

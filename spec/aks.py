@@ -29,7 +29,7 @@ from spec.pools import (
 )
 from spec.resources import CLUSTER_RULE, ResourceSpec
 from spec.storage import AzureStorage
-from spec.types import AksPoolName, IPv4Cidr, Strict, fail
+from spec.types import AksPoolName, IPv4Cidr, Strict, fail, first_overlap
 
 AKS_POOL = NAME_RULES["aks_pool"]
 
@@ -180,17 +180,17 @@ class AksNetworkSpec(Strict):
             if not ipaddress.IPv4Network(node_subnet).subnet_of(ipaddress.IPv4Network(address_space)):
                 raise fail("network", "nodeSubnet {s} is not inside addressSpace {v}", s=node_subnet, v=address_space)
             ranges.append(("addressSpace", address_space))
-        for i, (name, value) in enumerate(ranges):
-            for other, other_value in ranges[i + 1 :]:
-                if ipaddress.IPv4Network(value).overlaps(ipaddress.IPv4Network(other_value)):
-                    raise fail(
-                        "network",
-                        "{a} {x} overlaps {b} {y}: pod, service and node (VNet) ranges must not overlap; pick disjoint ranges",
-                        a=name,
-                        x=value,
-                        b=other,
-                        y=other_value,
-                    )
+        overlap = first_overlap(ranges)
+        if overlap:
+            a, x, b, y = overlap
+            raise fail(
+                "network",
+                "{a} {x} overlaps {b} {y}: pod, service and node (VNet) ranges must not overlap; pick disjoint ranges",
+                a=a,
+                x=x,
+                b=b,
+                y=y,
+            )
         service, dns = ipaddress.IPv4Network(self.service_cidr), ipaddress.IPv4Address(self.dns_service_ip)
         if dns not in service:
             raise fail(

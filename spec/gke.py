@@ -7,8 +7,6 @@ will be (`GkeClusterSpec.ranges`), and spec/load.py fills them in once the stack
 
 from __future__ import annotations
 
-import ipaddress
-import itertools
 import re
 from typing import Annotated, ClassVar, Literal
 
@@ -30,7 +28,7 @@ from spec.pools import (
 )
 from spec.resources import CLUSTER_RULE, ResourceSpec
 from spec.storage import GcpStorage
-from spec.types import IPv4Cidr, Unique, detail, fail
+from spec.types import IPv4Cidr, Unique, detail, fail, first_overlap
 
 
 class GkeNodePool(NodePoolSpec):
@@ -123,16 +121,12 @@ class GkeClusterSpec(ClusterSpec):
                     "secondary ranges for pods and services (a VPC-native cluster)",
                     m=", ".join(missing),
                 )
-        for (a, x), (b, y) in itertools.combinations(self.ranges().items(), 2):
-            if ipaddress.ip_network(x).overlaps(ipaddress.ip_network(y)):
-                raise fail(
-                    "cidr",
-                    "{a} {x} overlaps {b} {y}: nodes, pods and services need distinct ranges",
-                    a=a,
-                    x=x,
-                    b=b,
-                    y=y,
-                )
+        overlap = first_overlap(list(self.ranges().items()))
+        if overlap:
+            a, x, b, y = overlap
+            raise fail(
+                "cidr", "{a} {x} overlaps {b} {y}: nodes, pods and services need distinct ranges", a=a, x=x, b=b, y=y
+            )
         return self
 
     def ranges(self) -> dict[str, str]:

@@ -26,7 +26,7 @@ KUBERAY_SINCE: dict[str, tuple[tuple[int, int, int], str]] = {
 # Chart versions whose `featureGates` list we know: setting one gate replaces the whole
 # list, so networkPolicy is wired only where we can repeat the chart's defaults.
 KUBERAY_NETWORK_POLICY_CHARTS = ("1.7.0",)
-# The Kubernetes minor of the pinned scheduler-plugins chart (components/kuberay/charts.py).
+# The Kubernetes minor of the pinned scheduler-plugins chart (spec/data/kuberay_charts.py).
 SCHEDULER_PLUGINS_KUBERNETES = "1.33"
 
 

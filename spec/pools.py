@@ -71,6 +71,11 @@ def attachable_counts() -> str:  # pragma: no mutate block
     return "; ".join(f"{p} {g} {one_of(sorted(c)).replace('`', '')}" for (p, g), c in sorted(counts.items()))
 
 
+def check_counts(min_count: int, max_count: int) -> None:
+    if min_count > max_count:
+        raise fail("pool", "minCount ({lo}) must not exceed maxCount ({hi})", lo=min_count, hi=max_count)
+
+
 class GpuSpec(Strict):
     # One of the operator chart's accelerator names on the resource's provider
     # (spec/data/accelerators.py); checked against the instance type by the cluster.
@@ -152,8 +157,7 @@ class NodePoolSpec(Strict):
 
     @model_validator(mode="after")
     def _bounds(self) -> NodePoolSpec:
-        if self.min_count > self.max_count:
-            raise fail("pool", "minCount ({lo}) must not exceed maxCount ({hi})", lo=self.min_count, hi=self.max_count)
+        check_counts(self.min_count, self.max_count)
         return self
 
 
@@ -164,8 +168,7 @@ class SystemPoolSpec(Strict):
 
     @model_validator(mode="after")
     def _bounds(self) -> SystemPoolSpec:
-        if self.min_count > self.max_count:
-            raise fail("pool", "minCount ({lo}) must not exceed maxCount ({hi})", lo=self.min_count, hi=self.max_count)
+        check_counts(self.min_count, self.max_count)
         return self
 
 

@@ -94,19 +94,27 @@ def documented(model: type[BaseModel], name: str) -> FieldInfo:
     return field
 
 
-def unwrap(annotation: Any) -> Any:
-    """X from `X | None`, `Annotated[X, ...]`."""
+def unwrapped(annotation: Any) -> tuple[Any, list[Any]]:
+    """X from `X | None`, `Annotated[X, ...]`, and the metadata of the Annotated layers
+    (the constraints an optional field's type carries: `Annotated[list[str], MinLen(1)] | None`)."""
+    metadata: list[Any] = []
     while True:
         origin = get_origin(annotation)
         if origin is Annotated:
+            metadata += get_args(annotation)[1:]
             annotation = get_args(annotation)[0]
         elif origin in (Union, types.UnionType):
             args = [a for a in get_args(annotation) if a is not type(None)]
             if len(args) != 1:
-                return annotation
+                return annotation, metadata
             annotation = args[0]
         else:
-            return annotation
+            return annotation, metadata
+
+
+def unwrap(annotation: Any) -> Any:
+    """X from `X | None`, `Annotated[X, ...]`."""
+    return unwrapped(annotation)[0]
 
 
 def model_of(annotation: Any) -> type[BaseModel] | None:
@@ -128,23 +136,6 @@ def choices(values: tuple[Any, ...]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
-def type_metadata(annotation: Any) -> list[Any]:
-    """The constraints an optional field's type carries (`Annotated[list[str], MinLen(1)] | None`)."""
-    found: list[Any] = []
-    while True:
-        origin = get_origin(annotation)
-        if origin is Annotated:
-            found += list(get_args(annotation)[1:])
-            annotation = get_args(annotation)[0]
-        elif origin in (Union, types.UnionType):
-            args = [a for a in get_args(annotation) if a is not type(None)]
-            if len(args) != 1:
-                return found
-            annotation = args[0]
-        else:
-            return found
-
-
 def constraints(field: FieldInfo) -> list[str]:
     """What the field's own metadata enforces, in words."""
     parts: list[str] = []
@@ -158,7 +149,7 @@ def constraints(field: FieldInfo) -> list[str]:
     high: Any = None
     low_open = False
     min_len = max_len = None
-    for meta in [*field.metadata, *type_metadata(field.annotation)]:
+    for meta in [*field.metadata, *unwrapped(field.annotation)[1]]:
         pattern = getattr(meta, "pattern", None)
         if isinstance(pattern, str):
             parts.append(code(pattern))

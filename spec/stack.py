@@ -127,7 +127,7 @@ class StackSpec(Strict):
         except ValidationError as error:
             if not problems:
                 raise
-            problems = problems + as_details(error)
+            problems = problems + _as_details(error)
             spec = None
         if spec is not None:
             # Derived names, checked once every field is valid (platform.md 9.3).
@@ -189,7 +189,7 @@ def _order_and_uniqueness(resources: Any) -> list[InitErrorDetails]:
     return problems
 
 
-def as_details(error: ValidationError) -> list[InitErrorDetails]:
+def _as_details(error: ValidationError) -> list[InitErrorDetails]:
     return [
         InitErrorDetails(
             # ctx too: load._message reads it (the pattern a value must match).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -153,6 +154,15 @@ class IPv4Cidr:
 
 
 # --- lists ---------------------------------------------------------------------------------
+
+
+def first_overlap(ranges: list[tuple[str, str]]) -> tuple[str, str, str, str] | None:
+    """(name, network, other name, other network) of the first two named networks that
+    overlap, in the order given; None when they are disjoint."""
+    for (a, x), (b, y) in itertools.combinations(ranges, 2):
+        if ipaddress.ip_network(x).overlaps(ipaddress.ip_network(y)):
+            return a, x, b, y
+    return None
 
 
 def repeated(values: list[Any]) -> list[Any]:

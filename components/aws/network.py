@@ -23,7 +23,7 @@ def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:
 
 
 def s3_service_name(region: str) -> str:
-    """The S3 gateway endpoint service of a region (regions.py: all in the `aws` partition)."""
+    """The S3 gateway endpoint service of a region (spec/data/regions.py: all in the `aws` partition)."""
     return f"com.amazonaws.{region}.s3"
 
 

@@ -13,8 +13,9 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.kuberay import charts, values
+from components.kuberay import values
 from spec import KubeRaySpec
+from spec.data import kuberay_charts as charts
 from spec.data.versions import KUBERAY_REPO
 
 # ClusterAddons._release: (key, chart, values, extra options) -> Release. The chart is

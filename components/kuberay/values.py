@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from components.kuberay import charts
 from spec import KubeRaySpec, QueueQuotaSpec
+from spec.data import kuberay_charts as charts
 
 # `batchScheduler.name` the kuberay-operator chart passes as --batch-scheduler (the names
 # KubeRay's scheduler plugins answer to); Kueue works from its own side (its `ray.io/*`

@@ -1,8 +1,9 @@
 """Pinned charts of what KubeRay works with, and the namespaces they run in.
 
 Each chart is the one its project documents, at a release whose chart we read at its tag
-(README: KubeRay options lists the sources). The KubeRay operator's own pin stays in
-spec/data/versions.py (KUBERAY_VERSION), where `addons.kuberay.version` defaults from.
+(README: KubeRay options lists the sources). The KubeRay operator's own pin is in
+versions.py (KUBERAY_VERSION, with the pins Renovate bumps), where `addons.kuberay.version`
+defaults from.
 """
 
 from __future__ import annotations
