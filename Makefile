@@ -76,11 +76,16 @@ validate: $(STAMP)
 test: lint
 	$(PY) -m pytest -n $(JOBS) -q
 
-# Format check, lint, types (strict, our code; the cloud SDKs untyped: seconds).
+# Format check, lint, types (strict, our code; the cloud SDKs untyped: seconds), then the
+# workflows: actionlint (expressions, action inputs, `run:` scripts through shellcheck,
+# all three from the lock) and zizmor (injection, credentials, permissions, unpinned
+# actions) with no network.
 lint: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/actionlint
+	$(VENV)/bin/zizmor --offline --quiet .github/workflows
 
 # The same strict check against the cloud SDKs' own types: slow when cold (see mypy-sdk.ini).
 typecheck-sdk: $(STAMP)
