@@ -19,7 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from spec.secrets import REQUIRED_GENERIC, SECRET_PATHS
 from spec.stack import StackSpec
+from spec.types import SECRET_JSON_SCHEMA
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FILE = "stacks/stack.schema.json"
@@ -66,6 +68,24 @@ def _by_provider(items: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _secrets_map() -> dict[str, Any]:
+    """`anyscale-cloud:secrets`: per resource name, the secrets of spec/secrets.py."""
+    entry: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+    for path in SECRET_PATHS:
+        node = entry
+        for key in path[:-1]:
+            node = node["properties"].setdefault(
+                key, {"type": "object", "properties": {}, "additionalProperties": False}
+            )
+        node["properties"][path[-1]] = SECRET_JSON_SCHEMA
+    return {
+        "description": "each cloud resource's secrets by its name, instead of inside `anyscale-cloud:resources` "
+        "(so that a Pulumi ESC environment can supply them); a secret is given in one of the two places only",
+        "type": "object",
+        "additionalProperties": entry,
+    }
+
+
 def schema() -> dict[str, Any]:
     """The stack file: the keys the Pulumi CLI writes at the top, and `config`, whose two
     project keys are the spec's models. Other namespaces' keys (providers, `pulumi:`) are
@@ -75,6 +95,10 @@ def schema() -> dict[str, Any]:
     defs = models.pop("$defs")
     project = models["properties"]
     project["resources"]["items"] = _by_provider(project["resources"]["items"], defs)
+    # A Generic resource's secrets may come from `anyscale-cloud:secrets` or an imported
+    # environment instead: required after the merge (preflight validate), not inline.
+    generic = defs["GenericResource"]
+    generic["required"] = [key for key in generic["required"] if (key,) not in REQUIRED_GENERIC]
     document = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"Pulumi stack file of the {NAMESPACE} project",
@@ -86,13 +110,14 @@ def schema() -> dict[str, Any]:
                 "properties": {
                     f"{NAMESPACE}:cloud": project["cloud"],
                     f"{NAMESPACE}:resources": project["resources"],
+                    f"{NAMESPACE}:secrets": _secrets_map(),
                 },
                 "required": [f"{NAMESPACE}:cloud", f"{NAMESPACE}:resources"],
                 # `<namespace>:<name>`, as the CLI requires; of the project's namespace only
-                # its two keys (the others are providers' and the CLI's business).
+                # its own keys (the others are providers' and the CLI's business).
                 "propertyNames": {
                     "anyOf": [
-                        {"enum": [f"{NAMESPACE}:cloud", f"{NAMESPACE}:resources"]},
+                        {"enum": [f"{NAMESPACE}:cloud", f"{NAMESPACE}:resources", f"{NAMESPACE}:secrets"]},
                         {"pattern": f"^(?!{NAMESPACE}:)[^:]+:[^:]+$"},
                     ]
                 },
@@ -102,7 +127,15 @@ def schema() -> dict[str, Any]:
             "secretsprovider": {"type": "string"},
             "encryptedkey": {"type": "string"},
             # Pulumi ESC environments imported into the stack's config.
-            "environment": {"type": "array", "items": {"type": "string", "minLength": 1}},
+            "environment": {
+                "anyOf": [
+                    {"type": "array", "items": {"type": "string", "minLength": 1}},
+                    {
+                        "type": "object",
+                        "properties": {"imports": {"type": "array", "items": {"type": "string", "minLength": 1}}},
+                    },
+                ]
+            },
         },
         "required": ["config"],
         "additionalProperties": False,

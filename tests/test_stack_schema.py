@@ -124,7 +124,7 @@ def test_a_misspelt_key_fails_at_its_path(where: str, misspell: Any, path: str, 
     if key is None:  # an unknown key of the project's namespace: its name is refused
         assert (
             path,
-            "'anyscale-cloud:resource' is not one of ['anyscale-cloud:cloud', 'anyscale-cloud:resources']",
+            "'anyscale-cloud:resource' is not one of ['anyscale-cloud:cloud', 'anyscale-cloud:resources', 'anyscale-cloud:secrets']",
         ) in found
     else:
         assert (path, f"Additional properties are not allowed ('{key}' was unexpected)") in found
