@@ -62,7 +62,7 @@ def merge_secrets(resources: Any, secrets: Any) -> tuple[Any, list[tuple[str, st
     if not isinstance(secrets, dict):
         return resources, [("secrets", None, "must be a map of cloud resource names to their secrets")]
     merged = copy.deepcopy(resources)
-    index = {}
+    index: dict[str, int] = {}
     for i, resource in enumerate(merged):
         if isinstance(resource, dict) and isinstance(resource.get("name"), str):
             index.setdefault(resource["name"], i)
