@@ -91,7 +91,7 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/actionlint
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/actionlint .github/workflows/*.yml
 	$(VENV)/bin/zizmor --offline --quiet .github/workflows
 
 # The same strict check against the cloud SDKs' own types: slow when cold (see mypy-sdk.ini).
