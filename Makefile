@@ -20,7 +20,7 @@ UV_HOME := .uv
 # seconds a process). Python writes each module's bytecode on its first import instead.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: plan test lint fmt typecheck-sdk validate venv lock uv clean bench mutate
+.PHONY: plan test lint fmt typecheck-sdk validate schema venv lock uv clean bench mutate
 
 venv: $(STAMP)
 
@@ -72,15 +72,27 @@ plan: $(STAMP)
 validate: $(STAMP)
 	@for f in stacks/Pulumi.*.yaml; do $(PY) -m preflight validate $$f || exit 1; done
 
-# Static checks before the tests; configuration in pyproject.toml.
+# Static checks before the tests; configuration in pyproject.toml. Every stack file against
+# the JSON Schema generated from the spec (a misspelt key fails here, as in the editor).
 test: lint
+	$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml
 	$(PY) -m pytest -n $(JOBS) -q
 
-# Format check, lint, types (strict, our code; the cloud SDKs untyped: seconds).
+# The stack files' JSON Schema (stacks/stack.schema.json) from the spec's models;
+# tests/test_stack_schema.py fails while it is stale.
+schema: $(STAMP)
+	$(PY) -m spec.schema --write
+
+# Format check, lint, types (strict, our code; the cloud SDKs untyped: seconds), then the
+# workflows: actionlint (expressions, action inputs, `run:` scripts through shellcheck,
+# all three from the lock) and zizmor (injection, credentials, permissions, unpinned
+# actions) with no network.
 lint: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/actionlint .github/workflows/*.yml
+	$(VENV)/bin/zizmor --offline --quiet .github/workflows
 
 # The same strict check against the cloud SDKs' own types: slow when cold (see mypy-sdk.ini).
 typecheck-sdk: $(STAMP)

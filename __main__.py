@@ -10,8 +10,8 @@ from spec import SpecError, advisories, load_spec
 
 
 def read_config(key: str) -> Any:
-    # The raw value, not pulumi.Config: `resources` holds nested secrets (kubeconfig,
-    # cliToken) that the spec wraps and the components keep secret end to end.
+    # The raw value, not pulumi.Config: `resources` and `secrets` hold nested secrets
+    # (kubeconfig, cliToken) that the spec wraps and the components keep secret end to end.
     raw = pulumi.runtime.get_config(f"anyscale-cloud:{key}")
     if raw is None:
         return None
@@ -22,7 +22,7 @@ def read_config(key: str) -> Any:
 
 
 try:
-    spec = load_spec(read_config("cloud"), read_config("resources"))
+    spec = load_spec(read_config("cloud"), read_config("resources"), read_config("secrets"))
 except SpecError as error:
     # RunError: reported without a traceback, before any resource is declared.
     raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None

@@ -9,7 +9,7 @@ from typing import Any
 from preflight.inputs import InputError, load_yaml, read_text
 
 NAMESPACE = "anyscale-cloud"
-KNOWN_KEYS = {"cloud", "resources"}
+KNOWN_KEYS = {"cloud", "resources", "secrets"}
 STACKS_DIR = Path(__file__).resolve().parent.parent / "stacks"
 
 
@@ -21,6 +21,9 @@ class StackFileError(Exception):
 class StackFile:
     path: Path
     config: dict[str, Any]  # every key, namespaced: {"anyscale-cloud:cloud": {...}, ...}
+    # Pulumi ESC environments the stack imports (`environment:`): the CLI merges their
+    # `pulumiConfig` into the config at deploy time; offline they cannot be read.
+    environments: tuple[str, ...] = ()
 
     def project_value(self, key: str) -> Any:
         return self.config.get(f"{NAMESPACE}:{key}")
@@ -55,4 +58,10 @@ def read_stack_file(path: str | Path) -> StackFile:
                 f"{path}: config key {str(key)!r} is not of the form <namespace>:<name> "
                 f"(e.g. {NAMESPACE}:cloud); the Pulumi CLI would refuse this file"
             )
-    return StackFile(path, dict(config))
+    imports = document.get("environment") or []
+    # `environment: [name, ...]`; the CLI also accepts `environment: {imports: [...]}`.
+    if isinstance(imports, dict):
+        imports = imports.get("imports") or []
+    if not isinstance(imports, list) or not all(isinstance(name, str) and name for name in imports):
+        raise StackFileError(f"{path}: `environment` must be a list of Pulumi ESC environment names")
+    return StackFile(path, dict(config), tuple(imports))

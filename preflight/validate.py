@@ -3,9 +3,42 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
 from spec import Problem, SpecError, StackSpec, advisories, load_spec
+from spec.secrets import merge_secrets, missing_required
+
+# Stands in for a secret an imported environment supplies: opaque, like any `secure:`.
+FROM_ENVIRONMENT = {"secure": "[from an imported environment]"}
+
+
+def unseen_secrets(stack: StackFile) -> tuple[Any, list[str]]:
+    """The stack's secrets map with each required secret the file lacks filled in, when the
+    stack imports ESC environments (which may supply them as `anyscale-cloud:secrets`),
+    and one note per value preflight cannot see offline."""
+    secrets = stack.project_value("secrets")
+    if not stack.environments:
+        return secrets, []
+    names = ", ".join(stack.environments)
+    notes = [
+        f"environment: imports {names}: Pulumi ESC merges their values into the config at deploy time; "
+        "preflight reads only this file"
+    ]
+    merged, problems = merge_secrets(stack.project_value("resources"), secrets)
+    if problems or not isinstance(secrets, dict | None):
+        return secrets, notes  # the spec reports the map's own problems
+    filled: dict[Any, Any] = dict(secrets or {})
+    for i, name, path in missing_required(merged):
+        key = ".".join(path)
+        notes.append(
+            f"resources[{i}].{key} ({name}): not in this file; expected from {names} as "
+            f"anyscale-cloud:secrets.{name}.{key}, which cannot be seen offline"
+        )
+        entry = filled.setdefault(name, {})
+        if isinstance(entry, dict):
+            filled[name] = {**entry, key: FROM_ENVIRONMENT}
+    return filled, notes
 
 
 def validate_stack(stack: StackFile) -> StackSpec:
@@ -14,12 +47,13 @@ def validate_stack(stack: StackFile) -> StackSpec:
         Problem(
             key,
             None,
-            "unknown config key of this project; the keys are anyscale-cloud:cloud and anyscale-cloud:resources",
+            "unknown config key of this project; the keys are anyscale-cloud:cloud, anyscale-cloud:resources "
+            "and anyscale-cloud:secrets",
         )
         for key in stack.unknown_project_keys()
     ]
     try:
-        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"))
+        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"), unseen_secrets(stack)[0])
     except SpecError as error:
         raise SpecError(unknown + error.problems) from None
     if unknown:
@@ -41,6 +75,8 @@ def main(argv: list[str]) -> int:
     except StackFileError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    for note in unseen_secrets(stack)[1]:
+        print(f"note: {note}", file=sys.stderr)
     try:
         spec = validate_stack(stack)
     except SpecError as error:

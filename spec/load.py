@@ -21,6 +21,7 @@ from spec.gke import GkeClusterSpec
 from spec.pools import disk_size, gpu_count
 from spec.raw import printable, raw_problems
 from spec.resources import pools_quota
+from spec.secrets import merge_secrets
 from spec.stack import StackSpec
 
 
@@ -47,8 +48,9 @@ class SpecError(Exception):
 CONFIG_KEYS = {"cloud": "anyscale-cloud:cloud", "resources": "anyscale-cloud:resources"}
 
 
-def load_spec(cloud: Any, resources: Any) -> StackSpec:
-    """Validate the two config values; raise SpecError listing every problem."""
+def load_spec(cloud: Any, resources: Any, secrets: Any = None) -> StackSpec:
+    """Validate the config values; raise SpecError listing every problem. `secrets` is
+    `anyscale-cloud:secrets`, each resource's secrets by its name (spec/secrets.py)."""
     raw = {"cloud": cloud, "resources": resources}
     missing = [
         Problem(key, None, f"is required: set `{CONFIG_KEYS[key]}` in the stack file")
@@ -57,6 +59,10 @@ def load_spec(cloud: Any, resources: Any) -> StackSpec:
     ]
     if missing:
         raise SpecError(missing)
+    resources, secret_problems = merge_secrets(resources, secrets)
+    if secret_problems:
+        raise SpecError([Problem(path, name, message) for path, name, message in secret_problems])
+    raw["resources"] = resources
     # Document-wide rules first; the models' own message for the same value would only
     # repeat it (or echo a secret back).
     early = [

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, GetCoreSchemaHandler
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, GetCoreSchemaHandler, WithJsonSchema
 from pydantic.alias_generators import to_camel
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
 
@@ -77,7 +77,20 @@ def to_secret(value: Any) -> Secret:
     )
 
 
-SecretValue = Annotated[Secret, BeforeValidator(to_secret)]
+# What the stack file holds (the JSON Schema, spec/schema.py): `{secure: <ciphertext>}` as
+# the CLI writes it, or a plain string (the decrypted value the CLI hands the program).
+SECRET_JSON_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {
+            "type": "object",
+            "properties": {"secure": {"type": "string", "minLength": 1}},
+            "required": ["secure"],
+            "additionalProperties": False,
+        },
+        {"type": "string", "pattern": "\\S"},
+    ]
+}
+SecretValue = Annotated[Secret, BeforeValidator(to_secret), WithJsonSchema(SECRET_JSON_SCHEMA)]
 
 
 # --- names and regions (platform.md 1.1) ---------------------------------------------------

@@ -1,14 +1,18 @@
-"""The GitHub Actions workflows: schema-valid, and wired the way the design says.
+"""The GitHub Actions workflows: schema-valid, linted, and wired the way the design says.
 
-actionlint is not available offline; check-jsonschema (pinned in requirements.in) vendors
-the GitHub workflow schema. The structural asserts below catch what a schema cannot: a
-preview without its policy pack, a stack missing from the matrix, a secret leaking into
-the fork-safe workflow, a deploy that could be cancelled half-way or skip its environment."""
+check-jsonschema (pinned in requirements.in) vendors the GitHub workflow schema; actionlint
+and zizmor (pinned too) lint them in `make lint`, and the tests here show both catch a
+planted fault. The structural asserts below catch what neither can: a preview gated by the
+pull request's own pack, a stored Pulumi token, a CLI left to float, a stack missing from the
+matrix, a secret leaking into the fork-safe workflow, a deploy that could be cancelled
+half-way or skip its environment."""
 
 from __future__ import annotations
 
 import base64
+import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -122,12 +126,23 @@ def test_workflow_matches_the_github_schema(path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+USES_LINE = re.compile(r"^\s*(?:- )?uses: (\S+)(.*)$", re.MULTILINE)
+
+
+def uses_lines(path: Path) -> list[tuple[str, str]]:
+    """Each `uses:` value with the comment after it (YAML drops comments)."""
+    return [(ref, rest.strip()) for ref, rest in USES_LINE.findall(path.read_text(encoding="utf-8"))]
+
+
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
-def test_every_action_is_pinned_to_a_version(path: Path) -> None:
-    for job in load(path)["jobs"].values():
-        for step in steps(job):
-            if "uses" in step:
-                assert re.search(r"@(v\d+(\.\d+)*|[0-9a-f]{40})$", step["uses"]), step["uses"]
+def test_every_action_is_pinned_to_a_commit_with_its_tag_beside_it(path: Path) -> None:
+    # A tag can be moved; a commit cannot. Renovate's github-actions manager updates the
+    # digest and the `# vX.Y.Z` comment together.
+    found = uses_lines(path)
+    assert found
+    for ref, comment in found:
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", ref), ref
+        assert re.fullmatch(r"# v\d+\.\d+\.\d+", comment), f"{ref}: add the tag as `# vX.Y.Z`"
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
@@ -147,8 +162,10 @@ def test_no_workflow_runs_pull_request_target() -> None:
 
 
 # Majors whose action.yml has `runs: using: node24` (Node 20 is being removed), read from
-# each action's own action.yml on 2026-11-30. A new action fails here until it is checked.
+# each action's own action.yml on 2026-11-30 (pulumi/auth-actions v2.1.0 on 2026-12-01). A
+# new action fails here until it is checked.
 NODE24_MAJORS = {
+    "pulumi/auth-actions": 2,
     "actions/checkout": 5,
     "actions/setup-python": 6,
     "actions/upload-artifact": 6,
@@ -162,14 +179,11 @@ NODE24_MAJORS = {
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_every_action_is_on_a_major_that_runs_on_node24(path: Path) -> None:
-    for job in load(path)["jobs"].values():
-        for step in steps(job):
-            if "uses" not in step:
-                continue
-            action, _, ref = step["uses"].partition("@")
-            assert action in NODE24_MAJORS, f"{action}: check its action.yml `runs.using`, then list it here"
-            major = re.match(r"v(\d+)", ref)
-            assert major and int(major.group(1)) >= NODE24_MAJORS[action], f"{step['uses']} runs on an older Node"
+    for ref, comment in uses_lines(path):
+        action = ref.partition("@")[0]
+        assert action in NODE24_MAJORS, f"{action}: check its action.yml `runs.using`, then list it here"
+        major = re.match(r"# v(\d+)", comment)
+        assert major and int(major.group(1)) >= NODE24_MAJORS[action], f"{ref} {comment} runs on an older Node"
 
 
 def test_only_stacks_with_real_secrets_get_a_real_preview_or_deploy(preview_job, deploy_job) -> None:
@@ -190,19 +204,113 @@ def test_the_placeholder_test_tells_ciphertext_from_placeholders() -> None:
 # --- preview ------------------------------------------------------------------------------
 
 
-def test_preview_runs_pulumi_preview_with_policy_and_a_pr_comment(preview_job) -> None:
-    step = steps(preview_job)[index_of(preview_job, lambda s: uses(s) == "pulumi/actions")]
-    assert step["uses"] == "pulumi/actions@v7"
+def is_gate(step: dict[str, Any]) -> bool:
+    return uses(step) == "pulumi/actions" and step.get("name") == "pulumi preview"
+
+
+STACK_NAME = "${{ vars.PULUMI_BACKEND_URL != '' && matrix.stack || format('{0}/{1}', vars.PULUMI_ORG, matrix.stack) }}"
+
+
+def test_preview_runs_pulumi_preview_gated_by_the_base_pack_with_a_pr_comment(preview_job) -> None:
+    step = steps(preview_job)[index_of(preview_job, is_gate)]
     options = step["with"]
     assert options["command"] == "preview"
     assert options["comment-on-pr"] is True
     assert options["diff"] is True
     assert options["refresh"] is True
-    assert options["policyPacks"] == "policy"
+    assert options["policyPacks"] == ".base/policy"
+    assert "policyPackConfigs" not in options  # the base pack's own levels: mandatory stays mandatory
     assert options["work-dir"] == "."
-    assert options["stack-name"] == "${{ vars.PULUMI_ORG }}/${{ matrix.stack }}"
-    if (ROOT / "policy").is_dir():
-        assert (ROOT / "policy" / "PulumiPolicy.yaml").is_file()
+    assert options["stack-name"] == "${{ env.PULUMI_STACK }}"
+    assert preview_job["env"]["PULUMI_STACK"] == STACK_NAME
+    assert (ROOT / "policy" / "PulumiPolicy.yaml").is_file()
+
+
+def test_the_gating_pack_is_checked_out_from_the_base_commit(preview_job) -> None:
+    gate = index_of(preview_job, is_gate)
+    base = index_of(preview_job, lambda s: uses(s) == "actions/checkout" and "ref" in s.get("with", {}))
+    options = steps(preview_job)[base]["with"]
+    assert options["ref"] == "${{ github.event.pull_request.base.sha }}"
+    assert options["path"] == ".base"
+    assert options["sparse-checkout"] == "policy"
+    assert options["persist-credentials"] is False
+    venvs = steps(preview_job)[
+        index_of(preview_job, lambda s: "requirements.txt" in s.get("run", "") and "pack" in s.get("run", ""))
+    ]
+    assert "for pack in .base/policy policy" in venvs["run"] and "--require-hashes" in venvs["run"]
+    assert base < steps(preview_job).index(venvs) < gate
+
+
+def test_the_pull_requests_own_pack_runs_advisory_after_the_gate(preview_job) -> None:
+    advisory = index_of(preview_job, lambda s: uses(s) == "pulumi/actions" and not is_gate(s))
+    step = steps(preview_job)[advisory]
+    assert advisory > index_of(preview_job, is_gate)
+    assert step["if"] == "${{ !cancelled() }}"
+    options = step["with"]
+    assert options["command"] == "preview"
+    assert options["policyPacks"] == "policy"
+    assert options.get("comment-on-pr", False) is False  # one comment per stack: the gate's
+    assert options["policyPackConfigs"] == ".ci/policy-advisory.json"
+    # `all` sets every policy's enforcement level (Pulumi's policy configuration).
+    assert json.loads((ROOT / ".ci" / "policy-advisory.json").read_text(encoding="utf-8")) == {"all": "advisory"}
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+def test_no_workflow_uses_a_stored_pulumi_token(path: Path) -> None:
+    assert "PULUMI_ACCESS_TOKEN" not in path.read_text(encoding="utf-8")
+    assert "PULUMI_ACCESS_TOKEN" not in secrets_referenced(path)
+
+
+@pytest.mark.parametrize("path", [PREVIEW, DEPLOY], ids=lambda p: p.name)
+def test_pulumi_cloud_login_is_oidc_and_skipped_for_a_self_managed_backend(path: Path) -> None:
+    workflow = load(path)
+    assert workflow["permissions"]["id-token"] == "write"
+    job = next(iter(workflow["jobs"].values()))
+    login = index_of(job, lambda s: uses(s) == "pulumi/auth-actions")
+    step = steps(job)[login]
+    assert step["if"] == "vars.PULUMI_BACKEND_URL == ''"
+    assert step["with"] == {
+        "organization": "${{ vars.PULUMI_ORG }}",
+        "requested-token-type": "urn:pulumi:token-type:access_token:organization",
+    }
+    for i, other in enumerate(steps(job)):
+        if uses(other) == "pulumi/actions":
+            assert login < i
+            assert other["with"]["cloud-url"] == "${{ vars.PULUMI_BACKEND_URL }}"
+            assert other["with"]["stack-name"] == "${{ env.PULUMI_STACK }}"
+    assert job["env"]["PULUMI_STACK"] == STACK_NAME
+    check = steps(job)[index_of(job, lambda s: s.get("name") == "Check repository settings")]
+    assert check["if"] == "vars.PULUMI_ORG == '' && vars.PULUMI_BACKEND_URL == ''"
+
+
+@pytest.mark.parametrize("path", [PREVIEW, DEPLOY], ids=lambda p: p.name)
+def test_every_pulumi_step_installs_the_cli_of_the_version_file(path: Path) -> None:
+    pulumi_steps = [s for job in load(path)["jobs"].values() for s in steps(job) if uses(s) == "pulumi/actions"]
+    assert pulumi_steps
+    for step in pulumi_steps:
+        assert step["with"]["pulumi-version-file"] == ".pulumi-version"
+        assert "pulumi-version" not in step["with"]  # the action refuses both
+
+
+def test_the_cli_version_file_is_one_release_the_sdk_pin_matches_and_renovate_bumps() -> None:
+    text = (ROOT / ".pulumi-version").read_text(encoding="utf-8")
+    assert re.fullmatch(r"\d+\.\d+\.\d+\n", text), "one exact version, no range (pulumi/actions reads it as is)"
+    # The CLI and the Python SDK are released together with one version number.
+    sdk = re.search(r"^pulumi==(\S+)$", (ROOT / "requirements.in").read_text(encoding="utf-8"), re.MULTILINE)
+    assert sdk and text.strip() == sdk.group(1)
+    renovate = json.loads((ROOT / "renovate.json").read_text(encoding="utf-8"))
+    managers = [m for m in renovate["customManagers"] if "/^\\.pulumi-version$/" in m["managerFilePatterns"]]
+    assert len(managers) == 1
+    manager = managers[0]
+    assert manager["datasourceTemplate"] == "github-releases" and manager["depNameTemplate"] == "pulumi/pulumi"
+    # Renovate's regexes are JavaScript's: `(?<name>...)` is Python's `(?P<name>...)`.
+    match = re.search(manager["matchStrings"][0].replace("(?<", "(?P<"), text)
+    assert match and match.group("currentValue") == text.strip()
+    assert (
+        re.fullmatch(manager["extractVersionTemplate"].replace("(?<", "(?P<"), "v3.300.1").group("version") == "3.300.1"
+    )  # the release tag
+    group = next(r for r in renovate["packageRules"] if "pulumi/pulumi" in r.get("matchPackageNames", []))
+    assert {"pulumi", "pulumi-policy"} <= set(group["matchPackageNames"])  # SDK and CLI in one PR
 
 
 def test_preview_matrix_lists_exactly_the_deployable_stacks_in_stacks_dir(preview_job) -> None:
@@ -211,16 +319,18 @@ def test_preview_matrix_lists_exactly_the_deployable_stacks_in_stacks_dir(previe
 
 
 def test_preview_logs_in_to_every_cloud_before_pulumi_runs(preview_job) -> None:
-    pulumi_step = index_of(preview_job, lambda s: uses(s) == "pulumi/actions")
+    pulumi_step = index_of(preview_job, is_gate)
+    assert index_of(preview_job, lambda s: uses(s) == "actions/checkout" and "ref" not in s["with"]) < pulumi_step
     for action in (
-        "actions/checkout",
         "azure/login",
         "aws-actions/configure-aws-credentials",
         "google-github-actions/auth",
     ):
         assert index_of(preview_job, lambda s, a=action: uses(s) == a) < pulumi_step, action
     assert index_of(preview_job, lambda s: "make venv" in s.get("run", "")) < pulumi_step
-    policy_venv = steps(preview_job)[index_of(preview_job, lambda s: "policy/requirements.txt" in s.get("run", ""))]
+    policy_venv = steps(preview_job)[
+        index_of(preview_job, lambda s: "requirements.txt" in s.get("run", "") and "pack" in s.get("run", ""))
+    ]
     assert steps(preview_job).index(policy_venv) < pulumi_step
     assert "--require-hashes" in policy_venv["run"]
     by_action = {uses(s): s.get("with", {}) for s in steps(preview_job)}
@@ -230,7 +340,6 @@ def test_preview_logs_in_to_every_cloud_before_pulumi_runs(preview_job) -> None:
     assert "workload_identity_provider" in by_action["google-github-actions/auth"]
     env = preview_job["env"]
     assert str(env["ARM_USE_OIDC"]).lower() == "true"
-    assert env["PULUMI_ACCESS_TOKEN"] == "${{ secrets.PULUMI_ACCESS_TOKEN }}"
 
 
 def test_preview_has_least_permissions_and_skips_forks(preview_job) -> None:
@@ -283,11 +392,10 @@ def test_deploy_validates_then_runs_pulumi_up_with_the_policy_pack(deploy_job) -
     options = steps(deploy_job)[pulumi_step]["with"]
     assert options["command"] == "up"
     assert options["policyPacks"] == "policy"
-    assert options["stack-name"] == "${{ vars.PULUMI_ORG }}/${{ matrix.stack }}"
+    assert options["stack-name"] == "${{ env.PULUMI_STACK }}"
     assert options["work-dir"] == "."
     env = deploy_job["env"]
     assert str(env["ARM_USE_OIDC"]).lower() == "true"
-    assert env["PULUMI_ACCESS_TOKEN"] == "${{ secrets.PULUMI_ACCESS_TOKEN }}"
 
 
 def test_deploy_header_names_the_environment_oidc_subject() -> None:
@@ -377,7 +485,7 @@ def test_drift_previews_with_refresh_and_expect_no_changes_and_never_updates(dri
         if uses(step) == "pulumi/actions":
             assert "with" not in step or "command" not in step["with"]
     env = drift_job["env"]
-    assert env["PULUMI_ACCESS_TOKEN"] == "${{ secrets.PULUMI_DRIFT_ACCESS_TOKEN }}"
+    assert "PULUMI_ACCESS_TOKEN" not in env  # Pulumi Cloud through OIDC, as in preview.yml
     assert env["ARM_CLIENT_ID"] == "${{ secrets.AZURE_DRIFT_CLIENT_ID }}"
 
 
@@ -386,6 +494,7 @@ def test_drift_logs_in_before_the_preview_and_uses_the_reader_identities(drift_j
     install = index_of(drift_job, lambda s: uses(s) == "pulumi/actions")
     for action in (
         "actions/checkout",
+        "pulumi/auth-actions",
         "azure/login",
         "aws-actions/configure-aws-credentials",
         "google-github-actions/auth",
@@ -463,3 +572,62 @@ def test_drift_report_command_line_writes_the_body_on_drift_only(tmp_path: Path)
     assert (run.returncode, run.stdout, body.exists()) == (0, "clean\n", False)
     bad = subprocess.run([sys.executable, script, "dev"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "usage:" in bad.stderr
+
+
+# --- linters ------------------------------------------------------------------------------
+
+
+def lint(tool: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    bin_dir = Path(sys.executable).parent
+    exe = bin_dir / tool
+    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.in (make venv)"
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(cwd), "NO_COLOR": "1"}
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, check=False, timeout=120, cwd=cwd, env=env)
+
+
+@pytest.fixture
+def planted(tmp_path: Path) -> Path:
+    """A copy of the workflows with one fault for each linter: an unquoted variable in a
+    `run:` script (shellcheck through actionlint) and a pull-request title expanded into a
+    script (template injection, zizmor)."""
+    (tmp_path / ".github").mkdir()
+    shutil.copytree(WORKFLOWS, tmp_path / ".github" / "workflows")
+    path = tmp_path / ".github" / "workflows" / "offline-checks.yml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(
+        '        run: cat "$OUT_DIR/report.md" >> "$GITHUB_STEP_SUMMARY"',
+        '        run: |\n          cat $OUT_DIR/report.md >> "$GITHUB_STEP_SUMMARY"\n'
+        '          echo "${{ github.event.pull_request.title }}"',
+    )
+    assert "github.event.pull_request.title" in text
+    path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_actionlint_passes_the_workflows_and_catches_a_planted_shell_fault(planted: Path) -> None:
+    clean = lint("actionlint", *(str(p) for p in ALL), cwd=ROOT)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    bad = lint(
+        "actionlint",
+        "-no-color",
+        *sorted(str(p) for p in (planted / ".github" / "workflows").glob("*.yml")),
+        cwd=planted,
+    )
+    assert bad.returncode == 1
+    assert "SC2086" in bad.stdout  # shellcheck ran: `$OUT_DIR` unquoted
+    assert "offline-checks.yml" in bad.stdout
+
+
+def test_zizmor_passes_the_workflows_and_catches_a_planted_injection(planted: Path) -> None:
+    clean = lint("zizmor", "--offline", "--quiet", ".github/workflows", cwd=ROOT)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    bad = lint("zizmor", "--offline", "--quiet", ".github/workflows", cwd=planted)
+    assert bad.returncode != 0
+    assert "template-injection" in bad.stdout + bad.stderr
+
+
+def test_make_lint_runs_both_linters() -> None:
+    target = re.search(r"^lint:.*?\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    assert target
+    assert "$(VENV)/bin/actionlint .github/workflows/*.yml" in target.group(1)
+    assert "zizmor --offline" in target.group(1)
