@@ -22,6 +22,17 @@ def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:
     return blocks[:zones], blocks[4 : 4 + zones]
 
 
+def zone_at(names: list[str], index: int, region: str) -> str:
+    """The zone of subnet `index`: the spec checks the count a new account sees, but an
+    account may see fewer zones (an opt-out, a closed zone); say so instead of an IndexError."""
+    if index >= len(names):
+        raise ValueError(
+            f"{region} offers this account {len(names)} availability zone(s) ({', '.join(names) or 'none'}), "
+            f"fewer than cluster.availabilityZones asks for: lower it to {len(names)}"
+        )
+    return names[index]
+
+
 def s3_service_name(region: str) -> str:
     """The S3 gateway endpoint service of a region (regions.py: all in the `aws` partition)."""
     return f"com.amazonaws.{region}.s3"
@@ -57,7 +68,7 @@ class Subnets:
                 name,
                 vpc_id=self.vpc.id,
                 cidr_block=cidr,
-                availability_zone=self.zones[index],
+                availability_zone=self.zones.apply(lambda names, i=index: zone_at(names, i, self.spec.region)),
                 tags={"Name": name, f"kubernetes.io/cluster/{eks}": "shared", **tags},
                 opts=self.scope.opts(),
             )
