@@ -29,9 +29,14 @@ from spec import AwsResource
 # so the Gateway, without an address. The scheme annotation is the LBC's (the built-in
 # controller is internet-facing unless `-internal` is set): should the LBC be installed
 # later and take the Service over, it keeps the NLB public instead of its `internal` default.
+# Cross-zone: an NLB node sends only to targets in its own zone unless this is on, so a
+# zone without a healthy proxy (externalTrafficPolicy: Local) would drop its share of the
+# traffic. The first annotation is the built-in controller's, the attribute the LBC's.
 PROXY_SERVICE_ANNOTATIONS = {
     "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
     "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
+    "service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled": "true",
+    "service.beta.kubernetes.io/aws-load-balancer-attributes": "load_balancing.cross_zone.enabled=true",
 }
 
 
