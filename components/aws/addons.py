@@ -44,9 +44,7 @@ class Addons:
             addon_name=name, kubernetes_version=self.spec.cluster.minor, most_recent=False, opts=self.scope.invoke()
         ).version
 
-    def build(
-        self, name: str, after: list[pulumi.Resource], role: pulumi.Input[str] | None = None
-    ) -> aws.eks.Addon:
+    def build(self, name: str, after: list[pulumi.Resource], role: pulumi.Input[str] | None = None) -> aws.eks.Addon:
         return aws.eks.Addon(
             f"{self.spec.name}-addon-{name}",
             cluster_name=self.cluster.name,
