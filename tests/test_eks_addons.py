@@ -155,6 +155,7 @@ def test_zones_the_region_has_are_accepted(region: str, zones: int) -> None:
 
 def test_an_account_with_fewer_zones_gets_a_message_not_an_index_error() -> None:
     from components.aws.network import zone_at
+
     assert zone_at(["us-west-1a", "us-west-1c"], 1, "us-west-1") == "us-west-1c"
     with pytest.raises(ValueError, match=r"^us-west-1 offers this account 2 availability zone\(s\) "):
         zone_at(["us-west-1a", "us-west-1c"], 2, "us-west-1")

@@ -68,9 +68,10 @@ def test_a_disruption_budget_keeps_one_proxy(plan: Plan, resource: str) -> None:
 
 def test_only_eks_sets_load_balancer_annotations(plan: Plan) -> None:
     annotations = {r: kubernetes_provider(plan, r)["envoyService"]["annotations"] for r in RESOURCES}
-    assert annotations["aws-usw2"][
-        "service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled"
-    ] == "true"
+    assert (
+        annotations["aws-usw2"]["service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled"]
+        == "true"
+    )
     assert annotations["aws-usw2"]["service.beta.kubernetes.io/aws-load-balancer-attributes"] == (
         "load_balancing.cross_zone.enabled=true"
     )

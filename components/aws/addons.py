@@ -40,9 +40,11 @@ class Addons:
         pinned = EKS_ADDON_VERSIONS.get(self.spec.cluster.minor, {}).get(name)
         if pinned is not None:
             return pinned
-        return aws.eks.get_addon_version_output(
+        found = aws.eks.get_addon_version_output(
             addon_name=name, kubernetes_version=self.spec.cluster.minor, most_recent=False, opts=self.scope.invoke()
-        ).version
+        )
+        version: pulumi.Output[str] = found.apply(lambda result: str(result.version))
+        return version
 
     def build(self, name: str, after: list[pulumi.Resource], role: pulumi.Input[str] | None = None) -> aws.eks.Addon:
         return aws.eks.Addon(

@@ -56,6 +56,10 @@ class Subnets:
     vpc: aws.ec2.Vpc
     zones: pulumi.Output[list[str]]
 
+    def zone(self, index: int) -> pulumi.Output[str]:
+        region = self.spec.region
+        return self.zones.apply(lambda names: zone_at(names, index, region))
+
     def build(
         self, kind: str, cidrs: list[str], table: aws.ec2.RouteTable, tags: dict[str, str]
     ) -> tuple[list[aws.ec2.Subnet], list[pulumi.Resource]]:
@@ -68,7 +72,7 @@ class Subnets:
                 name,
                 vpc_id=self.vpc.id,
                 cidr_block=cidr,
-                availability_zone=self.zones.apply(lambda names, i=index: zone_at(names, i, self.spec.region)),
+                availability_zone=self.zone(index),
                 tags={"Name": name, f"kubernetes.io/cluster/{eks}": "shared", **tags},
                 opts=self.scope.opts(),
             )

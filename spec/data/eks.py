@@ -41,7 +41,7 @@ EBS_CSI_DRIVER: Final = "aws-ebs-csi-driver"
 EKS_ADDONS: Final = (VPC_CNI, KUBE_PROXY, POD_IDENTITY_AGENT, COREDNS, EBS_CSI_DRIVER)
 
 EKS_ADDON_VERSIONS: Final[dict[str, dict[str, str | None]]] = {
-    "1.32": {name: None for name in EKS_ADDONS},
+    "1.32": dict.fromkeys(EKS_ADDONS),
     "1.33": {
         VPC_CNI: None,
         KUBE_PROXY: "v1.33.5-eksbuild.2",
@@ -56,6 +56,6 @@ EKS_ADDON_VERSIONS: Final[dict[str, dict[str, str | None]]] = {
         COREDNS: None,
         EBS_CSI_DRIVER: None,
     },
-    "1.35": {name: None for name in EKS_ADDONS},
-    "1.36": {name: None for name in EKS_ADDONS},
+    "1.35": dict.fromkeys(EKS_ADDONS),
+    "1.36": dict.fromkeys(EKS_ADDONS),
 }
