@@ -24,6 +24,7 @@ from preflight.planfile import (
     short_type,
     type_matches,
 )
+from preflight.scaling import scaling_risks
 
 PRIMARY = "default"
 ACTIONS = ("create", "update", "replace", "delete")  # display order; "same" is not shown
@@ -350,15 +351,17 @@ def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
     base_by, head_by = base_graph.by_urn, head_graph.by_urn
     changes: list[Change] = []
     for urn, resource in head_by.items():
+        risks: list[str] = []
         if urn in base_by:
             change = compare(base_by[urn], resource, renewed)
             options = merged_options(base_by[urn], resource)
+            risks = scaling_risks(base_by[urn], resource) if change.action == "update" else []
         else:
             change, options = new_change(resource, "create"), merged_options(None, resource)
             change.properties = all_inputs(resource, added=True)
         owner = head_graph.cloud_resource_of(resource)
         change.cloud_resource = resource_name(owner) if owner else None
-        change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource)
+        change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource) + risks
         changes.append(change)
     for urn, resource in base_by.items():
         if urn not in head_by:

@@ -35,6 +35,15 @@ def _availability_zones(args: dict[str, Any]) -> dict[str, Any]:
 OVERRIDES: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
     "aws:eks/cluster:Cluster": _eks_cluster,
 }
+
+
+def _addon_version(args: dict[str, Any]) -> dict[str, Any]:
+    # EKS's default version of the add-on for that minor, known only to the cloud.
+    name = f"getAddonVersion[{args.get('addonName')}@{args.get('kubernetesVersion')}]"
+    return {"id": placeholder(name, "id"), "version": placeholder(name, "version")}
+
+
 INVOKES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "aws:eks/getAddonVersion:getAddonVersion": _addon_version,
     "aws:index/getAvailabilityZones:getAvailabilityZones": _availability_zones,
 }

@@ -9,6 +9,7 @@ from typing import Annotated, ClassVar, Literal
 from annotated_types import MinLen
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
+from spec.data.eks import aws_zone_count
 from spec.data.versions import CLUSTER_AUTOSCALER_RELEASES
 from spec.doc import shown_default
 from spec.pools import (
@@ -252,3 +253,19 @@ class AwsResource(ResourceSpec):
     provider: Literal["AWS"]
     storage: AwsStorage = Field(default_factory=AwsStorage)
     cluster: EksClusterSpec = Field(default_factory=EksClusterSpec, description=CLUSTER_RULE)
+
+    @model_validator(mode="after")
+    def _zones_in_region(self) -> AwsResource:
+        # The VPC gets one private and one public subnet per zone; a region with fewer
+        # zones has no zone for the last subnets.
+        zones, available = self.cluster.availability_zones, aws_zone_count(self.region)
+        if self.cluster.vpc_id is None and zones > available:
+            raise fail(
+                "zones",
+                "availabilityZones is {z}, but {r} has {a} availability zones for every account: use at most {a}",
+                z=zones,
+                r=self.region,
+                a=available,
+                at="cluster.availabilityZones",
+            )
+        return self

@@ -114,6 +114,9 @@ def test_proxy_service_is_an_internet_facing_nlb_of_the_built_in_controller(plan
         == {
             "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
             "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
+            # Cross-zone, for the built-in controller and for the LBC should it take over.
+            "service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled": "true",
+            "service.beta.kubernetes.io/aws-load-balancer-attributes": "load_balancing.cross_zone.enabled=true",
         }
     )
 

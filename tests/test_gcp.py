@@ -34,6 +34,8 @@ GCP_TYPES = {
     "gcp:compute/network:Network",
     "gcp:compute/subnetwork:Subnetwork",
     "gcp:compute/firewall:Firewall",
+    "gcp:compute/router:Router",
+    "gcp:compute/routerNat:RouterNat",
     "gcp:projects/iAMMember:IAMMember",
 }
 
@@ -172,8 +174,8 @@ def test_every_child_has_the_target_as_parent(plan: Plan) -> None:
         if r["type"].startswith(("gcp:", "random:", "pulumi:providers:")) and NAME in r["name"]
     ]
     # provider, cluster, 3 pools, bucket + suffix, operator SA + 2 bindings + 2 bucket
-    # grants, node SA + 2 project grants, VPC, subnet, firewall
-    assert len(children) == 19
+    # grants, node SA + 2 project grants, VPC, subnet, firewall, router, NAT
+    assert len(children) == 21
     assert {r["parent"] for r in children} == {target}
 
 
@@ -209,7 +211,6 @@ def test_cluster(plan: Plan) -> None:
         "releaseChannel": {"channel": "REGULAR"},
         "removeDefaultNodePool": True,
         "initialNodeCount": 1,
-        "nodeConfig": {"serviceAccount": NODE_EMAIL, "oauthScopes": ["https://www.googleapis.com/auth/cloud-platform"]},
         "network": "${gcp-usc1-vpc.id}",
         "subnetwork": "${gcp-usc1-subnet.id}",
         "networkingMode": "VPC_NATIVE",

@@ -169,7 +169,10 @@ def test_every_pool_runs_as_the_node_account(plan: Plan) -> None:
         f"{NAME}-pool-system",
     ]
     assert {p["inputs"]["nodeConfig"]["serviceAccount"] for p in pools if p["name"].startswith(NAME)} == {NODE_EMAIL}
-    assert plan.named(f"{NAME}-gke")["inputs"]["nodeConfig"]["serviceAccount"] == NODE_EMAIL
+    # No cluster-level node config beside the pools (the provider's advice), and ignored.
+    cluster = plan.named(f"{NAME}-gke")
+    assert "nodeConfig" not in cluster["inputs"]
+    assert cluster["options"]["ignoreChanges"] == ["nodeConfig"]
     grants = {
         (g["inputs"]["project"], g["inputs"]["role"], g["inputs"]["member"])
         for g in plan.of_type("gcp:projects/iAMMember:IAMMember")

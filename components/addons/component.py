@@ -17,7 +17,7 @@ from pulumi_azure_native import kubernetesconfiguration
 
 from components import defaults
 from components.addons.crds import GATEWAY_CRDS_CHART, GATEWAY_CRDS_VALUES, kuberay_crd_urls, take_over_crd
-from components.addons.gateway import ENVOY_API, GATEWAY_API, KubernetesObject, gateway_listeners
+from components.addons.gateway import ENVOY_API, GATEWAY_API, KubernetesObject, envoy_proxy_spec, gateway_listeners
 from components.addons.operator import as_extension_setting, nest, operator_settings, operator_values
 from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
@@ -169,14 +169,7 @@ class ClusterAddons(pulumi.ComponentResource):
             ENVOY_API,
             "EnvoyProxy",
             {"name": ENVOY_PROXY_NAME, "namespace": ENVOY_NAMESPACE},
-            {
-                "provider": {
-                    "type": "Kubernetes",
-                    "kubernetes": {
-                        "envoyService": {"type": "LoadBalancer", "annotations": self._target.proxy_service_annotations}
-                    },
-                }
-            },
+            envoy_proxy_spec(self._target.proxy_service_annotations),
             after_crds,
         )
         gateway_class = KubernetesObject(

@@ -33,6 +33,49 @@ class KubernetesObject(pulumi.CustomResource):
         super().__init__(f"kubernetes:{api_version}:{kind}", name, props, opts)
 
 
+# At least two Envoy replicas, spread over zones and nodes, and a PodDisruptionBudget: a
+# node drain (an upgrade, a scale-down) then never takes the only proxy away, and with
+# `externalTrafficPolicy: Local` (Envoy Gateway's default, which keeps client addresses)
+# more than one zone's load-balancer targets are healthy.
+PROXY_REPLICAS = 2
+PROXY_MIN_AVAILABLE = 1
+ZONE_KEY = "topology.kubernetes.io/zone"
+HOST_KEY = "kubernetes.io/hostname"
+
+
+def proxy_pod_labels() -> dict[str, str]:
+    """The labels Envoy Gateway puts on the proxy pods of our Gateway."""
+    return {
+        "gateway.envoyproxy.io/owning-gateway-name": defaults.GATEWAY_NAME,
+        "gateway.envoyproxy.io/owning-gateway-namespace": defaults.OPERATOR_NAMESPACE,
+    }
+
+
+def envoy_proxy_spec(service_annotations: dict[str, str]) -> dict[str, Any]:
+    """The EnvoyProxy's spec (gateway.envoyproxy.io/v1alpha1, CRD of gateway-helm v1.7.0)."""
+    # ScheduleAnyway: the add-ons run on the system pool, which may be one node in one
+    # zone; the spread is a preference there, and the PDB keeps one proxy up regardless.
+    spread = [
+        {
+            "maxSkew": 1,
+            "topologyKey": key,
+            "whenUnsatisfiable": "ScheduleAnyway",
+            "labelSelector": {"matchLabels": proxy_pod_labels()},
+        }
+        for key in (ZONE_KEY, HOST_KEY)
+    ]
+    return {
+        "provider": {
+            "type": "Kubernetes",
+            "kubernetes": {
+                "envoyDeployment": {"replicas": PROXY_REPLICAS, "pod": {"topologySpreadConstraints": spread}},
+                "envoyPDB": {"minAvailable": PROXY_MIN_AVAILABLE},
+                "envoyService": {"type": "LoadBalancer", "annotations": service_annotations},
+            },
+        }
+    }
+
+
 def certificate_secret_names(cloud_resource_id: str) -> dict[str, str]:
     """The TLS Secrets the operator creates, named after the ID with `_` -> `-`."""
     slug = cloud_resource_id.replace("_", "-")

@@ -22,6 +22,17 @@ def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:
     return blocks[:zones], blocks[4 : 4 + zones]
 
 
+def zone_at(names: list[str], index: int, region: str) -> str:
+    """The zone of subnet `index`: the spec checks the count a new account sees, but an
+    account may see fewer zones (an opt-out, a closed zone); say so instead of an IndexError."""
+    if index >= len(names):
+        raise ValueError(
+            f"{region} offers this account {len(names)} availability zone(s) ({', '.join(names) or 'none'}), "
+            f"fewer than cluster.availabilityZones asks for: lower it to {len(names)}"
+        )
+    return names[index]
+
+
 def s3_service_name(region: str) -> str:
     """The S3 gateway endpoint service of a region (spec/data/regions.py: all in the `aws` partition)."""
     return f"com.amazonaws.{region}.s3"
@@ -45,6 +56,10 @@ class Subnets:
     vpc: aws.ec2.Vpc
     zones: pulumi.Output[list[str]]
 
+    def zone(self, index: int) -> pulumi.Output[str]:
+        region = self.spec.region
+        return self.zones.apply(lambda names: zone_at(names, index, region))
+
     def build(
         self, kind: str, cidrs: list[str], table: aws.ec2.RouteTable, tags: dict[str, str]
     ) -> tuple[list[aws.ec2.Subnet], list[pulumi.Resource]]:
@@ -57,7 +72,7 @@ class Subnets:
                 name,
                 vpc_id=self.vpc.id,
                 cidr_block=cidr,
-                availability_zone=self.zones[index],
+                availability_zone=self.zone(index),
                 tags={"Name": name, f"kubernetes.io/cluster/{eks}": "shared", **tags},
                 opts=self.scope.opts(),
             )

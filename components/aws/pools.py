@@ -72,9 +72,14 @@ class NodeGroups:
             taints=[{"key": t.key, "value": t.value, "effect": TAINT_EFFECTS[t.effect]} for t in pool_taints(worker)]
             if worker
             else None,
-            # The Cluster Autoscaler owns the current size; only the bounds are ours. The
-            # group's name is fixed: a replacement deletes the old group first, or the
-            # new one fails with "already exists" (platform.md 9.4).
+            # The Cluster Autoscaler owns the current size; only the bounds are ours, and
+            # `desired_size` is the creation size. On a bounds update the provider re-sends
+            # the size from the state, which `refresh: always` (Pulumi.yaml) has made the
+            # live one, so the update never resets the autoscaler's nodes; EKS refuses
+            # (changing nothing) bounds that exclude the live size, and `preflight diff`
+            # names those changes (preflight/scaling.py). The group's name is fixed: a
+            # replacement deletes the old group first, or the new one fails with "already
+            # exists" (platform.md 9.4).
             opts=self.scope.opts(
                 depends_on=self.before,
                 ignore_changes=["scalingConfig.desiredSize"],

@@ -7,6 +7,7 @@ import pulumi_aws as aws
 
 from components import defaults
 from components.aws.access import build_access_entries
+from components.aws.addons import cluster_addons, node_addons
 from components.aws.autoscaler import build_autoscaler
 from components.aws.bucket import build_bucket
 from components.aws.cluster import build_cluster, cluster_kubeconfig
@@ -28,9 +29,14 @@ from spec import AwsResource
 # so the Gateway, without an address. The scheme annotation is the LBC's (the built-in
 # controller is internet-facing unless `-internal` is set): should the LBC be installed
 # later and take the Service over, it keeps the NLB public instead of its `internal` default.
+# Cross-zone: an NLB node sends only to targets in its own zone unless this is on, so a
+# zone without a healthy proxy (externalTrafficPolicy: Local) would drop its share of the
+# traffic. The first annotation is the built-in controller's, the attribute the LBC's.
 PROXY_SERVICE_ANNOTATIONS = {
     "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
     "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
+    "service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled": "true",
+    "service.beta.kubernetes.io/aws-load-balancer-attributes": "load_balancing.cross_zone.enabled=true",
 }
 
 
@@ -59,9 +65,14 @@ class EksTarget(pulumi.ComponentResource):
         cluster = eks.cluster
         irsa = Irsa.of(scope, spec.name, cluster)
         build_access_entries(scope, spec, cluster)  # not needed by the registration: not in `ready`
-        groups = node_groups(scope, spec, cluster, network.private_subnet_ids, [*eks.attachments, *network.egress])
+        # The pod network's add-ons first: nodes join with the managed vpc-cni and kube-proxy.
+        early = node_addons(scope, spec, cluster)
+        groups = node_groups(
+            scope, spec, cluster, network.private_subnet_ids, [*eks.attachments, *network.egress, *early]
+        )
         system_pool = groups.build(SYSTEM_POOL, spec.cluster.system_pool)
         pools = [groups.build(pool.name, pool) for pool in spec.cluster.node_pools]
+        late = cluster_addons(scope, spec, cluster, irsa, system_pool)
         bucket = build_bucket(scope, spec)
         role = irsa.role(
             f"{spec.name}-operator",
@@ -95,7 +106,7 @@ class EksTarget(pulumi.ComponentResource):
             gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
             load_balancer_outlives_cluster=True,  # the NLB would block the VPC delete
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
-            ready=[cluster, irsa.oidc, system_pool, *pools, *bucket.resources, role, policy],
+            ready=[cluster, irsa.oidc, system_pool, *pools, *early, *late, *bucket.resources, role, policy],
         )
         self.register_outputs(
             {

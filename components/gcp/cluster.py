@@ -7,15 +7,12 @@ import pulumi_gcp as gcp
 
 from components.gcp.names import kubeconfig
 from components.gcp.network import Network
-from components.gcp.pools import OAUTH_SCOPES
 from components.names import gke_cluster_name
 from components.scope import Scope
 from spec import GcpResource
 
 
-def build_cluster(
-    scope: Scope, spec: GcpResource, network: Network, node_account: pulumi.Input[str]
-) -> gcp.container.Cluster:
+def build_cluster(scope: Scope, spec: GcpResource, network: Network) -> gcp.container.Cluster:
     cluster = spec.cluster
     return gcp.container.Cluster(
         f"{spec.name}-gke",
@@ -23,12 +20,15 @@ def build_cluster(
         location=spec.region,  # a region: the control plane and pools span its zones
         min_master_version=cluster.kubernetes_version,
         release_channel={"channel": cluster.release_channel},
-        # Pools are NodePool resources of their own; GKE needs one to start with.
+        # Pools are NodePool resources of their own; GKE needs a default one to start with,
+        # deleted once the cluster is up (the provider's documented pair for separate pools).
         remove_default_node_pool=True,
         initial_node_count=1,
-        # Even the short-lived default pool runs as the nodes' account, not the Compute
-        # Engine default one (which an organisation policy may have stripped or removed).
-        node_config={"service_account": node_account, "oauth_scopes": OAUTH_SCOPES},
+        # No `node_config`: it describes the default pool, and the provider's docs advise
+        # against it beside NodePool resources; after the default pool is gone a refresh
+        # reads another pool's config into it, and the diff then plans an update or a
+        # replacement of the cluster. The short-lived default pool runs as the project's
+        # Compute Engine default account.
         network=network.network,
         subnetwork=network.subnetwork,
         networking_mode="VPC_NATIVE",
@@ -39,7 +39,8 @@ def build_cluster(
         },
         workload_identity_config={"workload_pool": f"{spec.project}.svc.id.goog"},
         deletion_protection=scope.ctx.protect,
-        opts=scope.guarded(depends_on=network.resources),
+        # Ignored for the reason above (and for clusters deployed with it set).
+        opts=scope.guarded(depends_on=network.resources, ignore_changes=["nodeConfig"]),
     )
 
 

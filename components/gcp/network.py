@@ -34,6 +34,9 @@ class Network:
     pods_range: pulumi.Input[str]
     services_range: pulumi.Input[str]
     resources: list[pulumi.Resource]  # ours (none for an existing network)
+    # Nodes without external IPs: only in the network we create, which has a Cloud NAT
+    # (an existing network's way out is its owner's).
+    private_nodes: bool = False
 
 
 def build_network(scope: Scope, spec: GcpResource) -> Network:
@@ -74,4 +77,30 @@ def build_network(scope: Scope, spec: GcpResource) -> Network:
         description="No SSH or RDP from the internet (GKE creates the rules it needs itself)",
         opts=scope.opts(),
     )
-    return Network(vpc.id, subnet.id, PODS_RANGE, SERVICES_RANGE, [vpc, subnet, firewall])
+    nat = build_nat(scope, spec, name, vpc)
+    return Network(vpc.id, subnet.id, PODS_RANGE, SERVICES_RANGE, [vpc, subnet, firewall, *nat], private_nodes=True)
+
+
+def build_nat(scope: Scope, spec: GcpResource, name: str, vpc: gcp.compute.Network) -> list[pulumi.Resource]:
+    """The nodes' way out (image pulls from Docker Hub and other registries): a Cloud
+    Router and Cloud NAT in the cluster's region. With it the nodes need no external IP,
+    which the organisation policy constraints/compute.vmExternalIpAccess often forbids."""
+    router = gcp.compute.Router(
+        f"{spec.name}-router",
+        name=f"{name[:56].rstrip('-')}-router",
+        network=vpc.id,
+        region=spec.region,
+        opts=scope.opts(),
+    )
+    nat = gcp.compute.RouterNat(
+        f"{spec.name}-nat",
+        name=f"{name[:59].rstrip('-')}-nat",
+        router=router.name,
+        region=spec.region,
+        nat_ip_allocate_option="AUTO_ONLY",
+        # The VPC is ours, with the one subnet: nodes and pods (alias ranges) alike.
+        source_subnetwork_ip_ranges_to_nat="ALL_SUBNETWORKS_ALL_IP_RANGES",
+        log_config={"enable": True, "filter": "ERRORS_ONLY"},
+        opts=scope.opts(),
+    )
+    return [router, nat]

@@ -66,6 +66,8 @@ class PoolArgs:
 
     cluster: gcp.container.Cluster
     node_account: pulumi.Input[str]  # the nodes' service account email
+    private_nodes: bool  # no external IPs (the network has a Cloud NAT)
+    before: list[pulumi.Resource]  # the node account's role grants
 
 
 def node_pool(
@@ -103,11 +105,18 @@ def node_pool(
             # Pods get their Kubernetes service account's identity, not the node's.
             "workload_metadata_config": {"mode": "GKE_METADATA"},
         },
+        # Per pool, not the cluster's private_cluster_config: GKE updates a pool's setting
+        # in place (a surge upgrade of its nodes), while the cluster's replaces the cluster
+        # (terraform-provider-google#20495).
+        **({"network_config": {"enable_private_nodes": True}} if shared.private_nodes else {}),
         # Changing the initial count would replace the pool; the autoscaler owns the size.
         # The pool's name is fixed: a replacement deletes the old pool first, or the new
         # one fails with "already exists" (platform.md 9.4).
         opts=scope.opts(
-            ignore_changes=["initialNodeCount"], replace_on_changes=REPLACED_ON, delete_before_replace=True
+            depends_on=shared.before,
+            ignore_changes=["initialNodeCount"],
+            replace_on_changes=REPLACED_ON,
+            delete_before_replace=True,
         ),
     )
 

@@ -35,8 +35,10 @@ class GkeTarget(pulumi.ComponentResource):
         scope = AfterApis(ctx, self, provider, tuple(apis))
         network = build_network(scope, spec)
         nodes = build_node_account(scope, spec)
-        cluster = build_cluster(scope, spec, network, nodes.account.email)
-        shared = PoolArgs(cluster, nodes.account.email)
+        cluster = build_cluster(scope, spec, network)
+        # Pools wait for their account's grants: a node without them cannot pull images
+        # from Artifact Registry or write its logs, and GKE reports the pool unhealthy.
+        shared = PoolArgs(cluster, nodes.account.email, network.private_nodes, list(nodes.grants))
         system_pool = build_system_pool(scope, spec, shared)
         pools = [system_pool, *build_pools(scope, spec, shared)]
         operator = build_account(scope, spec, cluster)

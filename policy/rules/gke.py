@@ -49,8 +49,12 @@ def node_account_problems(resource_type: str, props: Any) -> list[str]:
     if not type_is(resource_type, CLUSTER):
         return []
     problems = []
-    # The default pool exists (briefly, with removeDefaultNodePool) with nodeConfig's account.
-    if get(props, "nodeConfig") is not MISSING or get(props, "removeDefaultNodePool") is not True:
+    # The default pool exists (briefly, with removeDefaultNodePool) with nodeConfig's account;
+    # a removed one's short life as the default account is accepted. A null
+    # removeDefaultNodePool is not known yet: no finding from it.
+    remove = get(props, "removeDefaultNodePool")
+    removed_or_unknown = remove is True or remove is None or remove is UNKNOWN or is_unknown(remove)
+    if get(props, "nodeConfig") is not MISSING or not removed_or_unknown:
         problems += _account_problem("the default pool's nodes", get(props, "nodeConfig"))
     for pool in elements(get(props, "nodePools")):
         problems += _account_problem(
