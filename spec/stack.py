@@ -52,6 +52,7 @@ from spec.eks import AwsResource
 from spec.generic import GenericResource
 from spec.gke import GcpResource
 from spec.peering import peering_problems
+from spec.tags import tag_problems
 from spec.types import Name, Strict, check_region, detail, normalize_provider
 
 
@@ -133,6 +134,11 @@ class StackSpec(Strict):
             # Derived names, checked once every field is valid (platform.md 9.3).
             problems += [detail(loc, "name", message) for loc, message in check_names(spec)]
             problems += peering_problems(spec.resources)
+            aws = any(r.provider_name == "AWS" for r in spec.resources)
+            problems += [
+                detail(("cloud", "tags") + ((key,) if key is not None else ()), "tags", message)
+                for key, message in tag_problems(spec.cloud.tags, aws)
+            ]
         if problems or spec is None:  # spec is None only when the handler raised
             raise ValidationError.from_exception_data(cls.__name__, problems)
         return spec
