@@ -1,13 +1,14 @@
 """Checks on the raw stack config, before the models see it.
 
-Two rules hold for every value whatever its place, so they are checked once over the
-whole document instead of in each field: no control characters (a name ending in a
+Three rules hold for every value whatever its place, so they are checked once over the
+whole document instead of in each field: no non-finite number, no control characters (a name ending in a
 newline would reach an immutable registration; escape sequences would reach a reviewer's
 terminal), and `{secure: ...}` only where a secret belongs (a secret in a tag or a name
 would be stored and shown in clear)."""
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -88,3 +89,6 @@ def raw_problems(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[
             yield from raw_problems(child, (*loc, index))
     elif isinstance(value, str) and control_character(value):
         yield loc, f"contains the control or format character {control_character(value)}; remove it"
+    elif isinstance(value, float) and not math.isfinite(value):
+        # No JSON number holds one (the engine's config is JSON), and NaN never equals itself.
+        yield loc, "is not a finite number; a config value has no NaN or infinity"

@@ -71,8 +71,11 @@ def tag_problems(tags: dict[str, str], aws: bool) -> Iterator[tuple[str | None, 
             odd = sorted({c for c in text if not _aws_character_ok(c)})
             if odd:
                 shown = " ".join(repr(c) for c in odd)
-                yield key, (
-                    f"the tag {what} has {shown}, which AWS tags do not allow "
-                    "(letters, digits, spaces and _ . : / = + - @ only)"
+                yield (
+                    key,
+                    (
+                        f"the tag {what} has {shown}, which AWS tags do not allow "
+                        "(letters, digits, spaces and _ . : / = + - @ only)"
+                    ),
                 )
         # AWS_MAX_KEY and AWS_MAX_VALUE equal Azure's limits, checked above.

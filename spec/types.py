@@ -42,7 +42,7 @@ class Strict(BaseModel):
     """Every config object: camelCase keys, unknown keys rejected (typos must not pass)."""
 
     model_config = ConfigDict(
-        extra="forbid", alias_generator=to_camel, populate_by_name=True, validate_assignment=False
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, validate_assignment=False, strict=True
     )
 
 
