@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
-from spec import Problem, SpecError, StackSpec, advisories, load_spec
+from spec import Problem, SpecError, StackSpec, advisories, clear_secret_advisories, load_spec
 
 
 def validate_stack(stack: StackFile) -> StackSpec:
@@ -52,7 +52,8 @@ def main(argv: list[str]) -> int:
         return 1
     # Advisories do not fail the check: stdout keeps its one-line summary, each warning
     # is one line on stderr, config path first, like a problem.
-    for advisory in advisories(spec):
+    warnings = clear_secret_advisories(stack.project_value("cloud"), stack.project_value("resources"))
+    for advisory in warnings + advisories(spec):
         print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")
     return 0

@@ -63,6 +63,22 @@ def printable(text: str) -> str:
     )
 
 
+def clear_secrets(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Each location where a secret belongs but the stack file holds a plain value. Only a
+    stack file tells (the engine hands the program every secret decrypted), so only
+    `preflight validate` can warn; the value itself is never inspected or shown."""
+    if is_secret_key(loc):
+        if not is_secure(value) and value is not None:
+            yield loc
+        return
+    if isinstance(value, dict):
+        for child_key, child in value.items():
+            yield from clear_secrets(child, (*loc, child_key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from clear_secrets(child, (*loc, index))
+
+
 def raw_problems(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
     """(location, message) for every value that breaks the two document-wide rules."""
     if is_secret_key(loc) or (is_secure(value) and may_be_secret(loc)):

@@ -67,6 +67,12 @@ def to_secret(value: Any) -> Secret:
     if isinstance(value, Secret):
         return value
     if isinstance(value, dict) and set(value) == {"secure"} and isinstance(value["secure"], str):
+        if not value["secure"].strip():
+            # Pulumi would fail to decrypt it at `pulumi up`; say so now.
+            raise fail(
+                "secret",
+                "is an empty `secure:` value: set the secret with `pulumi config set --secret --path '<path>'`",
+            )
         return Secret(value["secure"], encrypted=True)
     if isinstance(value, str) and value.strip():
         return Secret(value)
