@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import yaml
 
 from preflight.yaml_schema import Ambiguous, resolve_plain, resolve_tagged
+from spec.raw import printable
 
 MAX_BYTES = 2 * 1024 * 1024  # stack files are a few KB; plans of 500 resources ~1.5 MB
 MAX_DEPTH = 64  # deeper than any stack file or plan nests
@@ -28,7 +29,12 @@ _YAML_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class InputError(Exception):
-    """The file cannot be read as a document we accept (exit code 2)."""
+    """The file cannot be read as a document we accept (exit code 2). Its text is one
+    printable line: a file name or a parser message with a newline or an escape sequence
+    is shown escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
@@ -158,6 +164,12 @@ def load_yaml(text: str, source: str) -> Any:
         return yaml.load(text, Loader=_StrictLoader)
     except InputError as error:
         raise InputError(f"{source}: {error}") from None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow, anywhere
+        raise InputError(
+            f"{source} is not valid YAML (character {error.position + 1}): the character "
+            f"U+{error.character if isinstance(error.character, int) else ord(error.character):04X} "
+            "is not allowed in YAML; remove it"
+        ) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from preflight.escape import printable
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
 from spec import Problem, SpecError, StackSpec, advisories, clear_secret_advisories, load_spec
 
@@ -39,7 +40,7 @@ def main(argv: list[str]) -> int:
     try:
         stack = read_stack_file(argv[0])
     except StackFileError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         return 2
     try:
         spec = validate_stack(stack)
@@ -48,7 +49,7 @@ def main(argv: list[str]) -> int:
         # (and the resource's name) first; the file is named once, in the count line.
         for problem in error.problems:
             print(problem)
-        print(f"{len(error.problems)} problem(s) found in {stack.path}", file=sys.stderr)
+        print(f"{len(error.problems)} problem(s) found in {printable(str(stack.path))}", file=sys.stderr)
         return 1
     # Advisories do not fail the check: stdout keeps its one-line summary, each warning
     # is one line on stderr, config path first, like a problem.
