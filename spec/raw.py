@@ -53,7 +53,9 @@ def control_character(text: str) -> str | None:
 def printable(text: str) -> str:
     """`text` with every control or format character escaped (`\\n`, `\\x1b`, `\\u202e`):
     what a terminal, a log or a PR comment shows of a value from a hostile file."""
-    if not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
+    # isprintable() is False for every C* and Z* character but the space: a fast pass for
+    # the common case (a superset of what is escaped, so it skips nothing).
+    if text.isprintable() or not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
         return text
     return "".join(
         char.encode("unicode_escape").decode("ascii")
