@@ -160,9 +160,8 @@ def _authority_problem(authority: str) -> str | None:
     if "@" in authority:
         return "carries user information (`user[:password]@`): credentials never go in a URI"
     host, colon, port = authority.rpartition(":") if ":" in authority else (authority, "", "")
-    if colon:
-        if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
-            return f"has the port '{port}'; a port is a number from 1 to 65535"
+    if colon and (not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535):
+        return f"has the port '{port}'; a port is a number from 1 to 65535"
     return host_problem(host)
 
 
@@ -227,7 +226,7 @@ def azure_container_problem(name: str) -> str | None:
 
 def azure_account_of(bucket: str) -> str | None:
     """The storage account an `abfss://<container>@<account>.dfs.core.windows.net` URI names."""
-    _, sep, rest = bucket.partition("://")
+    _, _, rest = bucket.partition("://")
     if not bucket.startswith("abfss://") or "@" not in rest:
         return None
     host = rest.rsplit("@", 1)[1]
