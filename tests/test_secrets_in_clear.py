@@ -63,7 +63,11 @@ def test_validate_warns_without_echoing(tmp_path: Path) -> None:
     stack = tmp_path / "Pulumi.x.yaml"
     stack.write_text(text[:start] + f"      cliToken: {PLAIN}\n" + text[end:])
     run = subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(stack)], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "preflight", "validate", str(stack)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert run.returncode == 0
     assert PLAIN not in run.stdout + run.stderr

@@ -130,7 +130,9 @@ def test_a_string_is_not_a_boolean() -> None:
 def test_a_float_is_not_a_count() -> None:
     resources = example_resources()
     resources[0]["cluster"]["nodePools"][0]["minCount"] = 1.5
-    assert problems(resources) == ["resources[0].cluster.nodePools[0].minCount (default): Input should be a valid integer"]
+    assert problems(resources) == [
+        "resources[0].cluster.nodePools[0].minCount (default): Input should be a valid integer"
+    ]
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
@@ -147,7 +149,11 @@ def test_validate_refuses_an_ambiguous_value_with_one_line(tmp_path: Path) -> No
     text = (ROOT / "stacks" / "Pulumi.dev.yaml").read_text().replace("protect: false", "protect: off")
     stack.write_text(text)
     run = subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(stack)], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "preflight", "validate", str(stack)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert run.returncode == 1
     assert run.stdout == "cloud.protect: Input should be a valid boolean\n"
