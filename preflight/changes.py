@@ -5,12 +5,15 @@ states what an offline comparison cannot see)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Any
 
 from preflight.planfile import (
+    PLACEHOLDER_RE,
     SECRET,
     Graph,
     Plan,
@@ -18,11 +21,12 @@ from preflight.planfile import (
     bucket_kind,
     is_cluster,
     is_registration,
+    normalize_type,
     provider_ref_urn,
     references_any,
+    registration_kind,
     resource_name,
     short_type,
-    type_matches,
 )
 from preflight.scaling import scaling_risks
 
@@ -159,7 +163,12 @@ def covered_by_any(patterns: list[str], path: list[PathPart], upward: bool) -> b
 
 
 def identity_patterns(resource: Resource) -> list[str]:
-    return [path for pattern, paths in IDENTITY_PATHS if type_matches(resource, pattern) for path in paths]
+    return list(_identity_patterns(normalize_type(str(resource.get("type", "")))))
+
+
+@functools.lru_cache(maxsize=4096)  # per type: a plan has few types and many resources
+def _identity_patterns(token: str) -> tuple[str, ...]:
+    return tuple(path for pattern, paths in IDENTITY_PATHS if fnmatchcase(token, pattern) for path in paths)
 
 
 # --------------------------------------------------------------------------------
@@ -198,17 +207,32 @@ class InputDiff:
             self.found.append((path, old, new, True))
 
 
+def holds_secret(value: Any) -> bool:
+    """Is `value` a redacted secret, or a container with one anywhere inside?"""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if item == SECRET and isinstance(item, str):
+            return True
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False
+
+
 def redacted(path: list[PathPart], old: Any, new: Any, computed: bool, forces: bool) -> PropertyChange:
     kind = "computed" if computed else "added" if old is MISSING else "removed" if new is MISSING else "changed"
     note = ""
     if computed:
         note = "known after apply: it reads an output of a replaced resource"
-    elif old == SECRET or new == SECRET:
-        # Redact both sides: a value that used to be secret is sensitive even if the
-        # new plan sends it in clear, and the diff is often posted publicly.
-        if old == SECRET and new is not MISSING:
+    elif holds_secret(old) or holds_secret(new):
+        # Redact both sides, whole: a value that used to be secret (or held one, at any
+        # depth) is sensitive even if the new plan sends it in clear, and the diff is
+        # often posted publicly.
+        if holds_secret(old) and new is not MISSING and not holds_secret(new):
             note = "was secret, now in clear text"
-        elif new == SECRET and old is not MISSING:
+        elif holds_secret(new) and old is not MISSING and not holds_secret(old):
             note = "now secret"
         old = SECRET if old is not MISSING else MISSING
         new = SECRET if new is not MISSING else MISSING
@@ -326,9 +350,26 @@ def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> 
     return [f"{verb} the {kind} loses the logs and workspace snapshots stored in it."]
 
 
+def cloud_record_reasons(resource: Resource, action: str) -> list[str]:
+    name = str((resource.get("inputs") or {}).get("resourceName") or resource_name(resource))
+    first = (
+        f"Replacing the cloud record '{name}' deletes it, then creates it again: its ID changes"
+        if action == "replace"
+        else f"Deleting the cloud record '{name}' removes the Anyscale cloud"
+    )
+    return [
+        f"{first}, and every cloud resource registered under it (Anyscale.Platform/clouds/{name}/cloudResources) "
+        "is deleted with it.",
+        "Azure refuses the delete (HTTP 409) while clusters run on any of its cloud resources; once it succeeds, "
+        "services, jobs and workspaces on the cloud stop, and each cloud resource must be registered again.",
+    ]
+
+
 def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
     if action not in ("replace", "delete"):
         return []
+    if registration_kind(resource) == "cloud":
+        return cloud_record_reasons(resource, action)
     if is_registration(resource):
         return registration_reasons(resource, action, owner)
     if is_cluster(resource):
@@ -346,37 +387,52 @@ def disruption_reasons(resource: Resource, action: str, options: dict[str, Any],
 # The diff
 
 
-def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
-    base_graph, head_graph = Graph.of(base), Graph.of(head)
-    base_by, head_by = base_graph.by_urn, head_graph.by_urn
-    changes: list[Change] = []
-    for urn, resource in head_by.items():
-        risks: list[str] = []
-        if urn in base_by:
-            change = compare(base_by[urn], resource, renewed)
-            options = merged_options(base_by[urn], resource)
-            risks = scaling_risks(base_by[urn], resource) if change.action == "update" else []
-        else:
-            change, options = new_change(resource, "create"), merged_options(None, resource)
-            change.properties = all_inputs(resource, added=True)
-        owner = head_graph.cloud_resource_of(resource)
-        change.cloud_resource = resource_name(owner) if owner else None
-        change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource) + risks
-        changes.append(change)
-    for urn, resource in base_by.items():
-        if urn not in head_by:
-            change = new_change(resource, "delete")
-            change.properties = all_inputs(resource, added=False)
-            owner = base_graph.cloud_resource_of(resource)
-            change.cloud_resource = resource_name(owner) if owner else None
-            # A deletion follows the options recorded with the old resource.
-            change.reasons = disruption_reasons(
-                resource, "delete", merged_options(None, resource), change.cloud_resource
-            )
-            changes.append(change)
-    for change in changes:
-        change.disruptive = bool(change.reasons)
-    return changes
+def _change_of(urn: str, base_graph: Graph, head_graph: Graph, renewed: set[str]) -> Change:
+    """The change of the resource `urn` of HEAD (a create when BASE does not have it)."""
+    resource = head_graph.by_urn[urn]
+    base_resource = base_graph.by_urn.get(urn)
+    risks: list[str] = []
+    if base_resource is not None:
+        change = compare(base_resource, resource, renewed)
+        options = merged_options(base_resource, resource)
+        risks = scaling_risks(base_resource, resource) if change.action == "update" else []
+    else:
+        change, options = new_change(resource, "create"), merged_options(None, resource)
+        change.properties = all_inputs(resource, added=True)
+    owner = head_graph.cloud_resource_of(resource)
+    change.cloud_resource = resource_name(owner) if owner else None
+    change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource) + risks
+    change.disruptive = bool(change.reasons)
+    return change
+
+
+def _deletion(resource: Resource, base_graph: Graph) -> Change:
+    change = new_change(resource, "delete")
+    change.properties = all_inputs(resource, added=False)
+    owner = base_graph.cloud_resource_of(resource)
+    change.cloud_resource = resource_name(owner) if owner else None
+    # A deletion follows the options recorded with the old resource.
+    change.reasons = disruption_reasons(resource, "delete", merged_options(None, resource), change.cloud_resource)
+    change.disruptive = bool(change.reasons)
+    return change
+
+
+def referenced_names(value: Any) -> set[str]:
+    """Every logical name a placeholder in `value` could name (each dotted prefix of its
+    body, as references_any tries them), walked without recursion."""
+    names: set[str] = set()
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, str) and "${" in item:
+            for body in PLACEHOLDER_RE.findall(item):
+                parts = body.split(".")
+                names.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+    return names
 
 
 def renewed_names(changes: list[Change]) -> set[str]:
@@ -390,13 +446,30 @@ def diff_plans(base: Plan, head: Plan) -> list[Change]:
     """Every resource of both plans with its action, in HEAD's order, deletions last.
 
     A replacement changes the outputs other resources read, which may replace those
-    in turn (a new random suffix -> a new storage account name -> a new bucket), so
-    the comparison repeats until no more resources are renewed.
+    in turn (a new random suffix -> a new storage account name -> a new bucket). Only
+    the resources that read a newly renewed name are compared again, each time one of
+    the names they read is renewed, so a chain of N replacements costs linear time
+    rather than N whole comparisons.
     """
+    base_graph, head_graph = Graph.of(base), Graph.of(head)
+    order = list(head_graph.by_urn)
+    changes: dict[str, Change] = {urn: _change_of(urn, base_graph, head_graph, set()) for urn in order}
+    deletions = [_deletion(r, base_graph) for urn, r in base_graph.by_urn.items() if urn not in head_graph.by_urn]
+    # Which resources (in both plans: only a comparison reads `renewed`) read which name.
+    readers: dict[str, list[str]] = {}
+    for urn in order:
+        if urn in base_graph.by_urn:
+            for name in referenced_names(head_graph.by_urn[urn].get("inputs")):
+                readers.setdefault(name, []).append(urn)
     renewed: set[str] = set()
-    while True:
-        changes = diff_once(base, head, renewed)
-        found = renewed_names(changes)
-        if found <= renewed:
-            return changes
-        renewed |= found
+    fresh = renewed_names([*changes.values(), *deletions])
+    while fresh:
+        renewed |= fresh
+        affected = dict.fromkeys(urn for name in fresh for urn in readers.get(name, ()))
+        fresh = set()
+        for urn in affected:
+            change = _change_of(urn, base_graph, head_graph, renewed)
+            changes[urn] = change
+            if change.action == "replace" and change.name not in renewed:
+                fresh.add(change.name)
+    return [*changes.values(), *deletions]

@@ -319,11 +319,11 @@ def main(argv: list[str]) -> int:
     try:
         base, head = read(args.base), read(args.head)
     except PlanError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         return 2
     mismatch = plans_mismatch(base, head)
     if mismatch and not args.allow_other_stack:
-        print(f"error: {mismatch}; pass --allow-other-stack to compare them anyway", file=sys.stderr)
+        print(f"error: {printable(mismatch)}; pass --allow-other-stack to compare them anyway", file=sys.stderr)
         return 2
     changes = diff_plans(base, head)
     cost = cost_changes(base, head)
@@ -333,7 +333,7 @@ def main(argv: list[str]) -> int:
                 json.dump(changes_to_json(changes, cost), handle, indent=2)
                 handle.write("\n")
         except OSError as error:
-            print(f"error: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            print(f"error: cannot write {printable(args.json)}: {error.strerror or error}", file=sys.stderr)
             return 2
     text = render_markdown(changes, cost) if args.format == "markdown" else render_changes(changes, use_color())
     sys.stdout.write(text)

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any, ClassVar
 
 import yaml
+
+from preflight.yaml_schema import Ambiguous, resolve_plain, resolve_tagged
+from spec.raw import printable
 
 MAX_BYTES = 2 * 1024 * 1024  # stack files are a few KB; plans of 500 resources ~1.5 MB
 MAX_DEPTH = 64  # deeper than any stack file or plan nests
@@ -25,7 +29,12 @@ _YAML_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class InputError(Exception):
-    """The file cannot be read as a document we accept (exit code 2)."""
+    """The file cannot be read as a document we accept (exit code 2). Its text is one
+    printable line: a file name or a parser message with a newline or an escape sequence
+    is shown escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
@@ -54,22 +63,44 @@ def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
         raise InputError(f"cannot read {path}: not UTF-8 text") from None
 
 
+# The tag this loader gives every plain scalar; its constructor resolves it as the Pulumi CLI
+# does (preflight/yaml_schema.py). Not a tag a file can name usefully: spelled out, it resolves
+# the same way.
+PLAIN_TAG = "tag:anyscale-cloud,2026:plain"
+
+
 class _StrictLoader(_YAML_BASE):  # type: ignore[misc]
     """Safe loading of JSON-shaped data only, and a duplicate key is an error instead of
-    'the last one wins'. Unquoted dates stay strings (config values are JSON to the
-    engine); `!!binary`, `!!set`, `!!omap` and `!!pairs` are refused."""
+    'the last one wins'. Plain scalars are resolved as the Pulumi CLI resolves them (YAML
+    1.2 booleans and nulls, go-yaml's numbers; forms that two readers could read
+    differently refused); `!!binary`, `!!set`, `!!omap`, `!!pairs` and `!!timestamp` are
+    refused."""
 
-    # A copy without the timestamp resolver: `2024-01-01` is the string it looks like.
-    yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, Any]]]] = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in _YAML_BASE.yaml_implicit_resolvers.items()
-    }
+    # PyYAML's YAML 1.1 resolvers replaced: every plain scalar gets PLAIN_TAG, except the
+    # merge key `<<` (go-yaml merges too).
+    yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, Any]]]] = {}
 
     def _refuse(self, node: yaml.Node) -> Any:
         mark = node.start_mark
         raise InputError(
             f"the tag {node.tag} at line {mark.line + 1} is not a JSON value; quote the value or use a list or mapping"
         )
+
+    def _plain(self, node: yaml.ScalarNode) -> Any:
+        try:
+            return resolve_plain(self.construct_scalar(node))
+        except Ambiguous as error:
+            mark = node.start_mark
+            raise InputError(f"line {mark.line + 1}, column {mark.column + 1}: {error}") from None
+
+    def _tagged(self, node: yaml.ScalarNode) -> Any:
+        if not isinstance(node, yaml.ScalarNode):
+            return self._refuse(node)
+        try:
+            return resolve_tagged(node.tag, self.construct_scalar(node))
+        except Ambiguous as error:
+            mark = node.start_mark
+            raise InputError(f"line {mark.line + 1}, column {mark.column + 1}: {error}") from None
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
@@ -88,8 +119,13 @@ class _StrictLoader(_YAML_BASE):  # type: ignore[misc]
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
 
+_StrictLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^<<$"), ["<"])
+_StrictLoader.add_implicit_resolver(PLAIN_TAG, re.compile(r"^.*$", re.DOTALL), None)
+_StrictLoader.add_constructor(PLAIN_TAG, _StrictLoader._plain)
 for _tag in ("binary", "set", "omap", "pairs", "timestamp"):
     _StrictLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _StrictLoader._refuse)
+for _tag in ("int", "float", "bool", "null"):
+    _StrictLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _StrictLoader._tagged)
 
 
 def _check_shape(text: str) -> None:
@@ -128,6 +164,12 @@ def load_yaml(text: str, source: str) -> Any:
         return yaml.load(text, Loader=_StrictLoader)
     except InputError as error:
         raise InputError(f"{source}: {error}") from None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow, anywhere
+        raise InputError(
+            f"{source} is not valid YAML (character {error.position + 1}): the character "
+            f"U+{error.character if isinstance(error.character, int) else ord(error.character):04X} "
+            "is not allowed in YAML; remove it"
+        ) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""

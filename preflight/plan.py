@@ -14,7 +14,7 @@ from pathlib import Path
 import pulumi
 
 from preflight import planfile
-from preflight.escape import printable_document
+from preflight.escape import printable, printable_document
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
@@ -38,7 +38,7 @@ def report_record_error(error: Exception) -> int:
         for problem in error.problems:
             print(problem)
         return 1
-    print(f"error: {error}", file=sys.stderr)
+    print(f"error: {printable(str(error))}", file=sys.stderr)
     return 2 if isinstance(error, StackFileError) else 1
 
 
@@ -94,11 +94,11 @@ def main(argv: list[str]) -> int:
         try:
             write_json(plan, args.json)
         except OSError as error:
-            print(f"error: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            print(f"error: cannot write {printable(args.json)}: {error.strerror or error}", file=sys.stderr)
             return 2
     if not args.quiet:
         color = planfile.use_color()
         print(render(plan, shutil.get_terminal_size((100, 24)).columns, color))
     if args.json:
-        print(f"plan written to {args.json} ({len(plan.resources)} resources)")
+        print(f"plan written to {printable(args.json)} ({len(plan.resources)} resources)")
     return 0

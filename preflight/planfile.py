@@ -12,6 +12,8 @@ tests pass it around:
 
 from __future__ import annotations
 
+import functools
+import math
 import os
 import re
 import sys
@@ -136,6 +138,27 @@ def plan_problem(plan: Any) -> str | None:
             values = resource.get(key) if key == "dependsOn" else options.get(key)
             if values and not all(isinstance(v, str) for v in values):
                 return f"{where}: every entry of `{key}` must be a string"
+        odd = non_finite_path(resource.get("inputs"), "inputs")
+        if odd:
+            # NaN never equals itself (every diff would show a change) and JSON has no such number.
+            return f"{where}: `{odd}` is not a finite number (NaN or infinity); a plan holds JSON numbers only"
+    odd = non_finite_path(plan.get("outputs"), "outputs")
+    if odd:
+        return f"`{odd}` is not a finite number (NaN or infinity); a plan holds JSON numbers only"
+    return None
+
+
+def non_finite_path(value: Any, path: str) -> str | None:
+    """The path of the first NaN or infinity in `value`, walked without recursion."""
+    todo: list[tuple[Any, str]] = [(value, path)]
+    while todo:
+        item, where = todo.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return where
+        if isinstance(item, dict):
+            todo.extend((v, f"{where}.{k}") for k, v in item.items())
+        elif isinstance(item, list):
+            todo.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
     return None
 
 
@@ -185,6 +208,7 @@ def resource_name(resource: Resource) -> str:
     return str(resource.get("name") or str(resource.get("urn", "")).rsplit("::", 1)[-1])
 
 
+@functools.lru_cache(maxsize=4096)  # a plan has few types and many resources
 def normalize_type(token: str) -> str:
     """`aws:s3/bucketV2:BucketV2` -> `aws:s3:BucketV2`; other tokens unchanged.
 
@@ -206,7 +230,11 @@ def normalize_type(token: str) -> str:
 
 def type_matches(resource: Resource, *patterns: str) -> bool:
     """True when the resource's (normalized) type matches one of the glob patterns."""
-    token = normalize_type(str(resource.get("type", "")))
+    return _type_matches(normalize_type(str(resource.get("type", ""))), patterns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _type_matches(token: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatchcase(token, pattern) for pattern in patterns)
 
 
@@ -296,6 +324,7 @@ class Graph:
             if resource.get("parent"):
                 self._children.setdefault(str(resource["parent"]), []).append(resource)
         self._descendants: dict[str, set[str]] = {}
+        self._owners: dict[str, str | None] = {}  # URN -> its nearest CloudResource's URN
 
     @classmethod
     def of(cls, plan: Plan) -> Graph:
@@ -350,10 +379,31 @@ class Graph:
         return self.get((resource.get("options") or {}).get("deletedWith"))
 
     def cloud_resource_of(self, resource: Resource) -> Resource | None:
-        """The nearest CloudResource component at or above this resource, if any."""
+        """The nearest CloudResource component at or above this resource, if any. Each
+        answer is kept for every resource on the way up, so a whole plan costs linear time
+        however deep its parent chains are."""
         if resource.get("type") == CLOUD_RESOURCE_TYPE:
             return resource
-        return next((a for a in self.ancestors(resource) if a.get("type") == CLOUD_RESOURCE_TYPE), None)
+        urn = resource.get("urn")
+        if isinstance(urn, str) and urn in self._owners:
+            return self.get(self._owners[urn])
+        on_the_way: list[str] = [urn] if isinstance(urn, str) and self.by_urn.get(urn) is resource else []
+        seen: set[str] = set()
+        found: str | None = None
+        parent = resource.get("parent")
+        while isinstance(parent, str) and parent in self.by_urn and parent not in seen:
+            seen.add(parent)
+            if parent in self._owners:
+                found = self._owners[parent]
+                break
+            if self.by_urn[parent].get("type") == CLOUD_RESOURCE_TYPE:
+                found = parent
+                break
+            on_the_way.append(parent)
+            parent = self.by_urn[parent].get("parent")
+        for passed in on_the_way:
+            self._owners[passed] = found
+        return self.get(found)
 
     def registration_of(self, cloud_resource: Resource) -> Resource | None:
         """The cloud-resource registration inside a CloudResource component."""

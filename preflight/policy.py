@@ -423,7 +423,7 @@ def main(argv: list[str]) -> int:
         # Settings reach the messages (an origin, a key): escaped like every value of a plan.
         violations = check_plan(plan, printable_document(config))
     except PlanError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         return 2
     except RECORD_ERRORS as error:
         return report_record_error(error)

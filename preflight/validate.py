@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from preflight.escape import printable
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
-from spec import Problem, SpecError, StackSpec, advisories, load_spec
+from spec import Problem, SpecError, StackSpec, advisories, clear_secret_advisories, load_spec
 from spec.secrets import merge_secrets, missing_required
 
 # Stands in for a secret an imported environment supplies: opaque, like any `secure:`.
@@ -73,7 +74,7 @@ def main(argv: list[str]) -> int:
     try:
         stack = read_stack_file(argv[0])
     except StackFileError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         return 2
     for note in unseen_secrets(stack)[1]:
         print(f"note: {note}", file=sys.stderr)
@@ -84,11 +85,12 @@ def main(argv: list[str]) -> int:
         # (and the resource's name) first; the file is named once, in the count line.
         for problem in error.problems:
             print(problem)
-        print(f"{len(error.problems)} problem(s) found in {stack.path}", file=sys.stderr)
+        print(f"{len(error.problems)} problem(s) found in {printable(str(stack.path))}", file=sys.stderr)
         return 1
     # Advisories do not fail the check: stdout keeps its one-line summary, each warning
     # is one line on stderr, config path first, like a problem.
-    for advisory in advisories(spec):
+    warnings = clear_secret_advisories(stack.project_value("cloud"), stack.project_value("resources"))
+    for advisory in warnings + advisories(spec):
         print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")
     return 0

@@ -12,7 +12,7 @@ from spec.eks import AccessEntrySpec, AwsResource, EksClusterSpec
 from spec.generic import GenericResource
 from spec.gke import GcpResource, GkeClusterSpec, GkeNodePool
 from spec.kuberay import KubeRaySpec, QueueQuotaSpec
-from spec.load import Problem, SpecError, advisories, load_spec
+from spec.load import Problem, SpecError, advisories, clear_secret_advisories, load_spec
 from spec.pools import NodePoolSpec, SystemPoolSpec
 from spec.resources import ResourceSpec
 from spec.stack import MAX_RESOURCES, CloudSpec, StackSpec
@@ -43,5 +43,6 @@ __all__ = [
     "StackSpec",
     "SystemPoolSpec",
     "advisories",
+    "clear_secret_advisories",
     "load_spec",
 ]

@@ -19,7 +19,7 @@ from spec.aks import AksClusterSpec
 from spec.data import azure_availability
 from spec.gke import GkeClusterSpec
 from spec.pools import disk_size, gpu_count
-from spec.raw import printable, raw_problems
+from spec.raw import clear_secrets, printable, raw_problems
 from spec.resources import pools_quota
 from spec.secrets import merge_secrets
 from spec.stack import StackSpec
@@ -134,6 +134,22 @@ def advisories(spec: StackSpec) -> list[Problem]:
         )
         for path, name, region in places
         if region not in available
+    ]
+
+
+def clear_secret_advisories(cloud: Any, resources: Any) -> list[Problem]:
+    """A warning for each secret the stack file holds in clear (its path only, never the
+    value): committed, it is readable by anyone with the repository, and the engine stores
+    it unencrypted. Only the stack file tells, so `preflight validate` reports these."""
+    raw = {"cloud": cloud, "resources": resources}
+    return [
+        Problem(
+            _path(list(loc)),
+            _resource_name(list(loc), resources),
+            "is a secret given in clear in the stack file; encrypt it with "
+            f"`pulumi config set --secret --path '{_path(list(loc))}'`, which replaces the plain value",
+        )
+        for loc in clear_secrets(raw)
     ]
 
 

@@ -162,9 +162,38 @@ class NodePoolSpec(Strict):
 
 
 class SystemPoolSpec(Strict):
+    provider: ClassVar[str] = ""
     instance_type: str = Field(pattern=INSTANCE_TYPE_PATTERN)
     min_count: int = Field(1, ge=1, le=100, description="at most `maxCount`")
     max_count: int = Field(3, ge=1, le=100)
+
+    @field_validator("instance_type")
+    @classmethod
+    def _known_instance_type(cls, value: str) -> str:
+        """The system pool has no `shape` to fall back on: its type must be one the table knows,
+        and a CPU type (the system pool runs no GPU workloads)."""
+        known = instance_types.INSTANCE_TYPES.get(cls.provider)
+        if known is None:
+            return value
+        machine = known.get(value)
+        if machine is None:
+            close = difflib.get_close_matches(value, sorted(known), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise fail(
+                "instance_type",
+                "'{v}' is not a known {p} instance type (spec/data/instance_types.py){h}",
+                v=value,
+                p=cls.provider,
+                h=hint,
+            )
+        if machine.gpu_type is not None:
+            raise fail(
+                "instance_type",
+                "'{v}' carries {g}: the system pool runs cluster services only; use a CPU instance type",
+                v=value,
+                g=machine.gpu_type,
+            )
+        return value
 
     @model_validator(mode="after")
     def _bounds(self) -> SystemPoolSpec:
@@ -174,14 +203,17 @@ class SystemPoolSpec(Strict):
 
 # The system pool per provider: given only the counts, it keeps the provider's instance type.
 class AksSystemPool(SystemPoolSpec):
+    provider: ClassVar[str] = "Azure"
     instance_type: str = Field(SYSTEM_INSTANCE_TYPE["Azure"], pattern=INSTANCE_TYPE_PATTERN)
 
 
 class EksSystemPool(SystemPoolSpec):
+    provider: ClassVar[str] = "AWS"
     instance_type: str = Field(SYSTEM_INSTANCE_TYPE["AWS"], pattern=INSTANCE_TYPE_PATTERN)
 
 
 class GkeSystemPool(SystemPoolSpec):
+    provider: ClassVar[str] = "GCP"
     instance_type: str = Field(SYSTEM_INSTANCE_TYPE["GCP"], pattern=INSTANCE_TYPE_PATTERN)
 
 

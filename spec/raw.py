@@ -1,13 +1,14 @@
 """Checks on the raw stack config, before the models see it.
 
-Two rules hold for every value whatever its place, so they are checked once over the
-whole document instead of in each field: no control characters (a name ending in a
+Three rules hold for every value whatever its place, so they are checked once over the
+whole document instead of in each field: no non-finite number, no control characters (a name ending in a
 newline would reach an immutable registration; escape sequences would reach a reviewer's
 terminal), and `{secure: ...}` only where a secret belongs (a secret in a tag or a name
 would be stored and shown in clear)."""
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -52,7 +53,9 @@ def control_character(text: str) -> str | None:
 def printable(text: str) -> str:
     """`text` with every control or format character escaped (`\\n`, `\\x1b`, `\\u202e`):
     what a terminal, a log or a PR comment shows of a value from a hostile file."""
-    if not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
+    # isprintable() is False for every C* and Z* character but the space: a fast pass for
+    # the common case (a superset of what is escaped, so it skips nothing).
+    if text.isprintable() or not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
         return text
     return "".join(
         char.encode("unicode_escape").decode("ascii")
@@ -60,6 +63,22 @@ def printable(text: str) -> str:
         else char
         for char in text
     )
+
+
+def clear_secrets(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Each location where a secret belongs but the stack file holds a plain value. Only a
+    stack file tells (the engine hands the program every secret decrypted), so only
+    `preflight validate` can warn; the value itself is never inspected or shown."""
+    if is_secret_key(loc):
+        if not is_secure(value) and value is not None:
+            yield loc
+        return
+    if isinstance(value, dict):
+        for child_key, child in value.items():
+            yield from clear_secrets(child, (*loc, child_key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from clear_secrets(child, (*loc, index))
 
 
 def raw_problems(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -88,3 +107,6 @@ def raw_problems(value: Any, loc: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[
             yield from raw_problems(child, (*loc, index))
     elif isinstance(value, str) and control_character(value):
         yield loc, f"contains the control or format character {control_character(value)}; remove it"
+    elif isinstance(value, float) and not math.isfinite(value):
+        # No JSON number holds one (the engine's config is JSON), and NaN never equals itself.
+        yield loc, "is not a finite number; a config value has no NaN or infinity"

@@ -5,6 +5,7 @@ cloud's limits and for collisions before a resource is declared (platform.md 9.3
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -46,13 +47,14 @@ from components.names import (
 )
 from policy.rules.platform import PROVIDERS
 from spec.aks import AzureResource
-from spec.data.versions import API_VERSION
+from spec.data.versions import API_VERSION, API_VERSIONS
 from spec.doc import NAME_RULE, PREVIEW_REGIONS_NOTE
 from spec.eks import AwsResource
 from spec.generic import GenericResource
 from spec.gke import GcpResource
 from spec.peering import peering_problems
-from spec.types import Name, Strict, check_region, detail, normalize_provider
+from spec.tags import tag_problems
+from spec.types import Name, Strict, check_region, detail, fail, normalize_provider
 
 
 def _provider_tag(value: Any) -> str | None:
@@ -105,6 +107,22 @@ class CloudSpec(Strict):
     def _location(cls, value: str) -> str:
         return check_region(value, "Azure")
 
+    @field_validator("api_version")
+    @classmethod
+    def _api_version(cls, value: str) -> str:
+        try:
+            datetime.date.fromisoformat(value[:10])
+        except ValueError:
+            raise fail("api_version", "'{v}' is not a real date (YYYY-MM-DD, optionally -preview)", v=value) from None
+        if value not in API_VERSIONS:
+            raise fail(
+                "api_version",
+                "'{v}' is not an Anyscale.Platform API version; the versions are {k} (spec/data/versions.py)",
+                v=value,
+                k=", ".join(API_VERSIONS),
+            )
+        return value
+
 
 # The platform sets no limit; this program does, so that a stack file from a pull request
 # cannot keep CI planning for hours (a plan grows about linearly, ~1 s per resource).
@@ -133,6 +151,11 @@ class StackSpec(Strict):
             # Derived names, checked once every field is valid (platform.md 9.3).
             problems += [detail(loc, "name", message) for loc, message in check_names(spec)]
             problems += peering_problems(spec.resources)
+            aws = any(r.provider_name == "AWS" for r in spec.resources)
+            problems += [
+                detail(("cloud", "tags") + ((key,) if key is not None else ()), "tags", message)
+                for key, message in tag_problems(spec.cloud.tags, aws)
+            ]
         if problems or spec is None:  # spec is None only when the handler raised
             raise ValidationError.from_exception_data(cls.__name__, problems)
         return spec

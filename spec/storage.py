@@ -70,6 +70,11 @@ class StorageSpec(Strict):
         problem = platform.endpoint_problem(value)
         if problem:
             raise fail("endpoint", problem)
+        bucket = info.data.get("bucket")
+        if cls.provider == "Azure" and isinstance(bucket, str):
+            problem = platform.azure_endpoint_problem(bucket, value)
+            if problem:
+                raise fail("endpoint", problem)
         if "bucket" in info.data and info.data["bucket"] is None:
             # The program sets the endpoint of the bucket it creates: a given one would be ignored.
             raise fail(

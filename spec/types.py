@@ -43,7 +43,7 @@ class Strict(BaseModel):
     """Every config object: camelCase keys, unknown keys rejected (typos must not pass)."""
 
     model_config = ConfigDict(
-        extra="forbid", alias_generator=to_camel, populate_by_name=True, validate_assignment=False
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, validate_assignment=False, strict=True
     )
 
 
@@ -68,6 +68,12 @@ def to_secret(value: Any) -> Secret:
     if isinstance(value, Secret):
         return value
     if isinstance(value, dict) and set(value) == {"secure"} and isinstance(value["secure"], str):
+        if not value["secure"].strip():
+            # Pulumi would fail to decrypt it at `pulumi up`; say so now.
+            raise fail(
+                "secret",
+                "is an empty `secure:` value: set the secret with `pulumi config set --secret --path '<path>'`",
+            )
         return Secret(value["secure"], encrypted=True)
     if isinstance(value, str) and value.strip():
         return Secret(value)

@@ -146,7 +146,7 @@ def valid_resources(draw: Any) -> list[dict[str, Any]]:
             entry["storage"] = {
                 "bucket": draw(st.sampled_from(["s3", "minio", "r2"]))
                 + "://"
-                + draw(st.from_regex(r"[a-z0-9-]{3,20}", fullmatch=True))
+                + draw(st.from_regex(r"[a-z0-9][a-z0-9-]{1,18}[a-z0-9]", fullmatch=True))  # a host label
             }
         resources.append(entry)
     return resources

@@ -130,9 +130,12 @@ def test_values_that_are_not_json_are_refused(text: str, message: str) -> None:
         inputs.load_yaml(text, "Pulumi.x.yaml")
 
 
-def test_unquoted_dates_stay_strings() -> None:
-    # The engine gets config as JSON: a YAML date would not serialize.
-    assert inputs.load_yaml("created: 2024-01-01\n", "t") == {"created": "2024-01-01"}
+def test_unquoted_dates_are_refused_and_quoted_ones_stay_strings() -> None:
+    # go-yaml v3 makes an unquoted date a timestamp, which reaches the program as
+    # "2024-01-01T00:00:00Z": the file must quote it.
+    with pytest.raises(inputs.InputError, match=re.escape("t: line 1, column 10: the unquoted value '2024-01-01'")):
+        inputs.load_yaml("created: 2024-01-01\n", "t")
+    assert inputs.load_yaml("created: '2024-01-01'\n", "t") == {"created": "2024-01-01"}
 
 
 def test_commands_exit_cleanly_without_stderr_noise() -> None:

@@ -27,7 +27,7 @@ page wrote. The rules:
   the test runs them with smaller arguments, or as a dry run, by the table SUBSTITUTIONS
   below (shown command -> what runs, and why). `make test` runs as `make -n test`, `bash
   .ci/run` as `bash -n .ci/run`, `make lock`, `make mutate ...` and `make typecheck-sdk` as
-  `make -n ...`, `make bench` at sizes 1 and 2 once, `scripts/clean_exit.py --runs N` with
+  `make -n ...`, `make bench` at sizes 1 and 2 once, `scripts/bench_diff.py` at 500 resources, `scripts/clean_exit.py --runs N` with
   `--runs 1`, `HYPOTHESIS_PROFILE=thorough` as the `ci` profile. A table entry no page uses
   fails the suite.
 - `make` runs with `-o venv/.installed` (a `make` first on PATH adds it, for the `make`
@@ -117,6 +117,11 @@ SUBSTITUTIONS = (
     Substitution(r"make mutate((?: \S+)*)", r"make -n mutate\1", "an hour of mutants: the dry run checks the target"),
     Substitution(r"make typecheck-sdk", "make -n typecheck-sdk", "about 15 minutes cold"),
     Substitution(r"make bench", "venv/bin/python scripts/bench_plan.py --sizes 1,2 --repeat 1", "a minute at 4 and 40"),
+    Substitution(
+        r"venv/bin/python scripts/bench_diff\.py",
+        "venv/bin/python scripts/bench_diff.py --count 500",
+        "five diffs of 50,000 resources take a minute",
+    ),
     Substitution(
         r"(venv/bin/python scripts/clean_exit\.py) --runs \d+", r"\1 --runs 1", "a loop: one run is enough here"
     ),

@@ -45,7 +45,9 @@ def bucket_policy_problems(props: Any) -> list[str]:
         ]
     problems = []
     for statement in statements(doc):
-        if allows(statement) and public_principal(statement.get("Principal")) and not statement.get("Condition"):
+        # NotPrincipal with Allow: everyone but those listed, as public as Principal "*".
+        everyone = public_principal(statement.get("Principal")) or "NotPrincipal" in statement
+        if allows(statement) and everyone and not statement.get("Condition"):
             problems.append(
                 f"the bucket policy allows {_what(statement)} to everyone (Principal '*', no Condition): the bucket holds "
                 "users' logs and snapshots; grant the operator's role instead"
@@ -58,12 +60,25 @@ def bucket_policy_problems(props: Any) -> list[str]:
 
 def wildcard_problems(doc: Any, what: str) -> list[str]:
     broad = sorted({a for s in statements(doc) if allows(s) for a in actions(s) if WILDCARD_ACTION.fullmatch(a)})
-    if not broad:
-        return []
-    return [
-        f"{what} allows {', '.join(repr(a) for a in broad)}: every action of the service (or of AWS); list the "
-        "actions the job needs (the operator's S3 policy lists ten)"
-    ]
+    problems = []
+    if broad:
+        problems.append(
+            f"{what} allows {', '.join(repr(a) for a in broad)}: every action of the service (or of AWS); list the "
+            "actions the job needs (the operator's S3 policy lists ten)"
+        )
+    # An Allow with NotAction grants every action but those listed, and with NotResource
+    # every resource but those listed: broader than any wildcard a reviewer would spot.
+    for statement in statements(doc):
+        if not allows(statement):
+            continue
+        for key, grant in (("NotAction", "every action of AWS"), ("NotResource", "every resource of the account")):
+            if key in statement:
+                but = ", ".join(repr(v) for v in listed(statement[key]) if isinstance(v, str)) or "nothing"
+                problems.append(
+                    f"{what} has an Allow statement with {key}: it grants {grant} but {but}; list what it needs "
+                    f"under {key.removeprefix('Not')} instead"
+                )
+    return problems
 
 
 def permissions_problems(resource_type: str, props: Any) -> list[str]:

@@ -26,23 +26,38 @@ MAX_REGION = 35
 
 # --- buckets and endpoints (platform.md 1.1, 2) ----------------------------------------------
 
-# Scheme (and shape) of a bucket URI per provider; none allows a sub-path.
-BUCKET_RES: dict[str, re.Pattern[str]] = {
-    "Azure": re.compile(
-        r"^(abfss://[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?@[a-z0-9]{3,24}\.dfs\.core\.windows\.net"
-        r"|azure://[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?)$"
-    ),
-    "AWS": re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"),
-    "GCP": re.compile(r"^gs://[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$"),
-    "Generic": re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s?#]+$"),
-}
 BUCKET_FORMS = {
     "Azure": "abfss://<container>@<account>.dfs.core.windows.net or azure://<container>",
     "AWS": "s3://<bucket>",
     "GCP": "gs://<bucket>",
     "Generic": "<scheme>://<bucket>",
 }
-ORIGIN_RE = re.compile(r"^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
+BUCKET_SCHEMES = {"Azure": ("abfss", "azure"), "AWS": ("s3",), "GCP": ("gs",), "Generic": ()}
+SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*$")
+AZURE_DFS_SUFFIX = ".dfs.core.windows.net"
+AZURE_BLOB_SUFFIX = ".blob.core.windows.net"
+
+# Naming rules, each checked against its cloud's documentation on 2026-12-01:
+# S3: docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html (general purpose
+# buckets): 3-63 characters of a-z 0-9 . -, a letter or digit at each end, no "..", not an
+# IP address, and the reserved prefixes and suffixes below.
+S3_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
+S3_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+S3_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
+# GCS: cloud.google.com/storage/docs/buckets#naming: a-z 0-9 - _ ., a letter or digit at
+# each end, 3-63 characters (up to 222 with dots, each dot-separated part at most 63), not
+# an IP address, not starting with "goog", not containing "google".
+GCS_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*[a-z0-9]$")
+# Azure: learn.microsoft.com/azure/storage/common/storage-account-overview#storage-account-name
+# (3-24 lowercase letters and digits) and learn.microsoft.com/rest/api/storageservices/
+# naming-and-referencing-containers--blobs--and-metadata (containers: 3-63 of a-z 0-9 -, a
+# letter or digit first, every hyphen between letters or digits).
+AZURE_ACCOUNT_RE = re.compile(r"^[a-z0-9]{3,24}$")
+AZURE_CONTAINER_RE = re.compile(r"^[a-z0-9](?:-?[a-z0-9])*$")
+# A DNS host name (RFC 1123): labels of 1-63 letters, digits and inner hyphens, 253 in all.
+HOST_LABEL_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+MAX_HOST = 253
+IPV4_RE = re.compile(r"^[0-9]+(\.[0-9]+){3}$")
 
 # --- the Azure control plane (platform.md 2, 4) ----------------------------------------------
 
@@ -140,18 +155,128 @@ def region_problem(value: str, checked: str | None = None) -> str | None:
     return None
 
 
+def _authority_problem(authority: str) -> str | None:
+    """What is wrong with a URI's authority part (`host[:port]`), if anything."""
+    if "@" in authority:
+        return "carries user information (`user[:password]@`): credentials never go in a URI"
+    host, colon, port = authority.rpartition(":") if ":" in authority else (authority, "", "")
+    if colon and (not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535):
+        return f"has the port '{port}'; a port is a number from 1 to 65535"
+    return host_problem(host)
+
+
+def host_problem(host: str) -> str | None:
+    """A host name of DNS labels, or an IPv4 address; None when it is one."""
+    if not host:
+        return "has no host"
+    if IPV4_RE.fullmatch(host):
+        return (
+            None
+            if all(int(part) <= 255 and str(int(part)) == part for part in host.split("."))
+            else (f"has the host '{host}', which is not an IPv4 address")
+        )
+    if len(host) > MAX_HOST:
+        return f"has a host of {len(host)} characters; a host name has at most {MAX_HOST}"
+    bad = next((label for label in host.split(".") if not HOST_LABEL_RE.fullmatch(label)), None)
+    if bad is not None:
+        return (
+            f"has the host label '{bad}'; each dot-separated label is 1-63 letters, digits and "
+            "hyphens, with no hyphen at either end"
+        )
+    return None
+
+
+def s3_name_problem(name: str) -> str | None:
+    if not S3_NAME_RE.fullmatch(name):
+        return "an S3 bucket name is 3-63 lowercase letters, digits, '.' and '-', a letter or digit at each end"
+    if ".." in name:
+        return "an S3 bucket name has no two adjacent periods"
+    if IPV4_RE.fullmatch(name):
+        return "an S3 bucket name is not formatted as an IP address"
+    if name.startswith(S3_RESERVED_PREFIXES) or name.endswith(S3_RESERVED_SUFFIXES):
+        return "an S3 bucket name does not start with xn--, sthree- or amzn-s3-demo-, nor end with a reserved suffix"
+    return None
+
+
+def gcs_name_problem(name: str) -> str | None:
+    parts = name.split(".")
+    longest = 222 if len(parts) > 1 else 63
+    if not GCS_NAME_RE.fullmatch(name) or not 3 <= len(name) <= longest or any(not p for p in parts):
+        return (
+            "a GCS bucket name is 3-63 lowercase letters, digits, '-', '_' and '.' (up to 222 with dots), "
+            "a letter or digit at each end"
+        )
+    if any(len(p) > 63 for p in parts):
+        return "each dot-separated part of a GCS bucket name is at most 63 characters"
+    if IPV4_RE.fullmatch(name):
+        return "a GCS bucket name is not formatted as an IP address"
+    if name.startswith("goog") or "google" in name:
+        return "a GCS bucket name does not start with 'goog' nor contain 'google'"
+    return None
+
+
+def azure_container_problem(name: str) -> str | None:
+    if not 3 <= len(name) <= 63 or not AZURE_CONTAINER_RE.fullmatch(name):
+        return (
+            "an Azure container name is 3-63 lowercase letters, digits and '-', a letter or digit first, "
+            "each hyphen between letters or digits"
+        )
+    return None
+
+
+def azure_account_of(bucket: str) -> str | None:
+    """The storage account an `abfss://<container>@<account>.dfs.core.windows.net` URI names."""
+    _, _, rest = bucket.partition("://")
+    if not bucket.startswith("abfss://") or "@" not in rest:
+        return None
+    host = rest.rsplit("@", 1)[1]
+    return host[: -len(AZURE_DFS_SUFFIX)] if host.endswith(AZURE_DFS_SUFFIX) else None
+
+
+def _bucket_name_problem(scheme: str, rest: str, provider: str) -> str | None:
+    if scheme == "abfss":
+        container, at, host = rest.partition("@")
+        if not at or not host.endswith(AZURE_DFS_SUFFIX):
+            return "has no storage account: use abfss://<container>@<account>.dfs.core.windows.net"
+        account = host[: -len(AZURE_DFS_SUFFIX)]
+        if not AZURE_ACCOUNT_RE.fullmatch(account):
+            return f"names the storage account '{account}'; an account name is 3-24 lowercase letters and digits"
+        return azure_container_problem(container)
+    if "@" in rest:
+        return "carries user information (`user[:password]@`): credentials never go in a URI"
+    if scheme == "azure":
+        return azure_container_problem(rest)
+    if scheme == "s3" and provider == "AWS":
+        return s3_name_problem(rest)
+    if scheme == "gs":
+        return gcs_name_problem(rest)
+    # Generic: any scheme (S3-compatible stores have their own naming rules), an authority.
+    return _authority_problem(rest)
+
+
 def bucket_problem(value: str, provider: str, checked: str | None = None) -> str | None:
-    """A bucket URI of the provider's scheme: the bucket itself, no sub-path, no trailing '/'."""
+    """A bucket URI of the provider's scheme: the bucket itself, no sub-path, no trailing '/',
+    a name its cloud accepts, never user information. `checked`: the text to check when
+    it differs from what is shown (placeholders sampled)."""
     text = value if checked is None else checked
     form = BUCKET_FORMS[provider]
-    _, sep, rest = text.partition("://")
+    scheme, sep, rest = text.partition("://")
     if sep and "/" in rest.rstrip("/"):
         return f"'{value}' has a sub-path; the platform takes the bucket itself only ({form})"
     if text.endswith("/"):
         return f"'{value}' must not end with '/' ({form})"
-    if not BUCKET_RES[provider].fullmatch(text):
+    schemes = BUCKET_SCHEMES[provider]
+    if (
+        not sep
+        or not SCHEME_RE.fullmatch(scheme)
+        or (schemes and scheme not in schemes)
+        or any(c in rest for c in "?#")
+    ):
         return f"'{value}' is not a {provider} bucket URI; use {form}"
-    return None
+    if any(c.isspace() for c in rest) or not rest:
+        return f"'{value}' is not a {provider} bucket URI; use {form}"
+    problem = _bucket_name_problem(scheme, rest, provider)
+    return f"'{value}' {problem}" if problem else None
 
 
 def endpoint_problem(value: str, checked: str | None = None) -> str | None:
@@ -162,6 +287,25 @@ def endpoint_problem(value: str, checked: str | None = None) -> str | None:
             f"'{value}' ends with '/': a trailing slash silently breaks log delivery; "
             f"use the bare origin '{value.rstrip('/')}'"
         )
-    if not ORIGIN_RE.fullmatch(text):
+    scheme, sep, authority = text.partition("://")
+    if scheme != "https" or not sep or any(c in authority for c in "/?#") or any(c.isspace() for c in authority):
         return f"'{value}' must be a bare https://<host> origin, with no path, query or trailing slash"
+    problem = _authority_problem(authority)
+    return f"'{value}' {problem}" if problem else None
+
+
+def azure_endpoint_problem(
+    bucket: str, endpoint: str, checked_bucket: str | None = None, checked_endpoint: str | None = None
+) -> str | None:
+    """An existing Azure bucket's endpoint is its own storage account's blob endpoint."""
+    account = azure_account_of(bucket if checked_bucket is None else checked_bucket)
+    if account is None:
+        return None  # azure://<container> names no account
+    checked = endpoint if checked_endpoint is None else checked_endpoint
+    if checked.lower() != f"https://{account}{AZURE_BLOB_SUFFIX}":
+        shown = azure_account_of(bucket) or account
+        return (
+            f"'{endpoint}' is not the blob endpoint of the bucket's storage account '{shown}'; "
+            f"use https://{shown}{AZURE_BLOB_SUFFIX}"
+        )
     return None

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.platform import PROVIDERS, bucket_problem, endpoint_problem, provider_spelling, region_problem
+from rules.platform import (
+    PROVIDERS,
+    azure_endpoint_problem,
+    bucket_problem,
+    endpoint_problem,
+    provider_spelling,
+    region_problem,
+)
 from rules.values import MISSING, UNKNOWN, get, is_map, keys, sample, type_is
 
 GENERIC_RESOURCE = "azure-native:resources:Resource"
@@ -80,6 +87,7 @@ def property_problems(props: Any) -> list[str]:
     known_provider = provider if provider in PROVIDERS else None
     problems += _bucket(get(properties, "cloudStorageBucketName"), known_provider)
     problems += _endpoint(get(properties, "cloudStorageBucketEndpoint"), known_provider)
+    problems += _account(get(properties, "cloudStorageBucketName"), get(properties, "cloudStorageBucketEndpoint"))
     problems += _identity(get(properties, "anyscaleOperatorIamIdentity"), known_provider)
     return problems
 
@@ -153,6 +161,16 @@ def _endpoint(value: Any, provider: str | None) -> list[str]:
     if not isinstance(value, str):
         return [f"properties.cloudStorageBucketEndpoint must be a string (got {value!r})"]
     problem = endpoint_problem(value, sample(value))
+    return [f"properties.cloudStorageBucketEndpoint {problem}"] if problem else []
+
+
+def _account(bucket: Any, endpoint: Any) -> list[str]:
+    """An abfss:// bucket's endpoint is its own account's blob endpoint (known parts compared)."""
+    if not isinstance(bucket, str) or not isinstance(endpoint, str) or not endpoint:
+        return []
+    if bucket_problem(bucket, "Azure", sample(bucket)) or endpoint_problem(endpoint, sample(endpoint)):
+        return []  # reported above
+    problem = azure_endpoint_problem(bucket, endpoint, sample(bucket), sample(endpoint))
     return [f"properties.cloudStorageBucketEndpoint {problem}"] if problem else []
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.values import MISSING, UNKNOWN, elements, get, is_list, sample, strings, type_is
+from rules.values import MISSING, UNKNOWN, could_be, elements, get, is_list, strings, type_is
 
 STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
 BLOB_CONTAINER = "azure-native:storage:BlobContainer"
@@ -224,7 +224,9 @@ def cors_origin_problems(props: Any, shape: CorsShape, console: str, extra: list
         origins = strings(get(rule, shape.origins)) if rule is not UNKNOWN else UNKNOWN
         if origins is UNKNOWN:
             continue
-        found += [o for o in origins if o is not UNKNOWN and sample(o) == o and o not in allowed and o not in found]
+        # An origin with placeholders counts by its known parts: flagged when no allowed
+        # origin could be what it becomes.
+        found += [o for o in origins if o is not UNKNOWN and not could_be(o, sorted(allowed)) and o not in found]
     if not found:
         return []
     worst = " ('*' lets any web page read the bucket with the user's browser)" if "*" in found else ""

@@ -123,6 +123,16 @@ def sample(value: str) -> str:
     return TEMPLATE_RE.sub(PLACEHOLDER, value)
 
 
+def could_be(value: str, candidates: Sequence[str]) -> bool:
+    """Could `value`, once its placeholders are known, equal one of `candidates`? Its known
+    parts must appear in order and a placeholder may stand for any text: an origin
+    `http://${x}` or `https://${x}.example.com` can never be the console's, and is judged
+    by those parts rather than skipped."""
+    pieces = TEMPLATE_RE.split(value)
+    pattern = re.compile(".*".join(re.escape(piece) for piece in pieces), re.DOTALL)
+    return any(pattern.fullmatch(candidate) for candidate in candidates)
+
+
 def strings(node: Any) -> list[Any]:
     """A list of strings (UNKNOWN entries kept), or UNKNOWN when the list itself is."""
     if is_unknown(node):

@@ -11,6 +11,9 @@ from typing import Final
 
 # The `Anyscale.Platform` API version (platform.md 1): GA; older templates use 2026-02-01-preview.
 API_VERSION: Final = "2026-09-01"
+# Every `Anyscale.Platform` API version there is (platform.md, "API version", read
+# 2026-12-01): the GA version and the preview older templates use.
+API_VERSIONS: Final = ("2026-02-01-preview", "2026-09-01")
 
 # --- Pinned chart / extension versions ----------------------------------------------
 ENVOY_GATEWAY_CHART: Final = "oci://docker.io/envoyproxy/gateway-helm"
