@@ -63,6 +63,11 @@ KUBELOGIN_MODES = ("azurecli", "workloadidentity", "spn")
 # What each data plane can enforce (AKS: Cilium policies need the Cilium data plane, and
 # the Cilium data plane enforces only its own).
 NETWORK_POLICIES = {"azure": ("azure", "calico"), "cilium": ("cilium",)}
+# The data plane and engine of an AKS network left out or given without them: Azure CNI
+# powered by Cilium, the engine AKS moves its users to (Azure Network Policy Manager's
+# support ends on Linux nodes; "Secure traffic between pods by using network policies in
+# AKS", learn.microsoft.com/azure/aks/use-network-policies, read 2026-12-01).
+DEFAULT_DATAPLANE = "cilium"
 # The VNet and node subnet the program creates when no existing subnet is given.
 AKS_ADDRESS_SPACE = "10.224.0.0/12"
 AKS_NODE_SUBNET = "10.224.0.0/16"
@@ -124,7 +129,7 @@ class AksNetworkSpec(Strict):
     dns_service_ip: str = Field(
         "10.0.0.10", description="inside `serviceCidr`, not its network, first or broadcast address"
     )
-    dataplane: Literal["azure", "cilium"] = "azure"
+    dataplane: Literal["azure", "cilium"] = DEFAULT_DATAPLANE
     # Left out: the data plane's first engine (spec/load.py).
     network_policy: str | None = Field(
         None,
@@ -252,12 +257,12 @@ class AksClusterSpec(ClusterSpec):
         + " (never `devicecode`/`interactive`: they wait for a browser); only with `disableLocalAccounts: true`",
     )
     sku_tier: Literal["Free", "Standard", "Premium"] = Field("Standard", description="the AKS pricing tier")
-    # The nodes' network; without it AKS manages one (Azure CNI overlay, no network policy).
+    # The nodes' network; without it AKS manages one (Azure CNI overlay, Cilium data plane and policy).
     network: AksNetworkSpec | None = Field(
         None,
         description="the nodes' network, see [AKS networks](what-it-creates.md#aks-networks): a VNet the program "
-        "creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay, "
-        "no network policy)",
+        "creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay "
+        "powered by Cilium, which enforces NetworkPolicy)",
         json_schema_extra=shown_default("none (AKS-managed VNet)"),
     )
     api_server: ApiServerSpec | None = Field(
@@ -314,6 +319,7 @@ class AksClusterSpec(ClusterSpec):
 
 class AzureResource(ResourceSpec):
     provider_name: ClassVar[str] = "Azure"
+    ENFORCES_NETWORK_POLICY: ClassVar[bool] = True  # a policy engine on every AKS network (AksNetworkSpec)
     provider: Literal["Azure"]
     storage: AzureStorage = Field(default_factory=AzureStorage)
     cluster: AksClusterSpec = Field(default_factory=AksClusterSpec, description=CLUSTER_RULE)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import yaml
+
 from components.kuberay import charts
+from components.kuberay.flavors import Flavor
 from spec import KubeRaySpec, QueueQuotaSpec
 
 # `batchScheduler.name` the kuberay-operator chart passes as --batch-scheduler (the names
@@ -17,19 +20,35 @@ BATCH_SCHEDULER_NAMES: Final = {
     "scheduler-plugins": "scheduler-plugins",
     "kai": "kai-scheduler",
 }
-# The chart's default `featureGates` at 1.7.0 (helm-chart/kuberay-operator/values.yaml): a
-# list, so setting one gate means repeating the others.
-FEATURE_GATES_1_7_0: Final = (
-    ("RayClusterStatusConditions", True),
-    ("RayJobDeletionPolicy", True),
-    ("RayMultiHostIndexing", True),
-    ("RayServiceIncrementalUpgrade", True),
-    ("RayCronJob", False),
-    ("RayClusterMTLS", False),
-    ("RayClusterNetworkPolicy", False),
-    ("RayClusterHistoryServer", False),
-)
+SCHEDULER_PLUGINS_NAME: Final = "scheduler-plugins-scheduler"
 KUEUE_API: Final = "kueue.x-k8s.io/v1beta2"  # the storage version of Kueue 0.19's CRDs
+# Kueue's manager configuration: the chart's default (charts/kueue values.yaml at v0.19.2,
+# managerConfig.controllerManagerConfigYaml) with the integrations cut to what Ray needs.
+# The chart's defaults also manage plain pods, deployments and statefulsets, through
+# fail-closed webhooks on every namespace but kube-system and kueue-system, so while
+# Kueue is down no operator, gateway or Prometheus pod could start. The chart renders a
+# webhook only for the frameworks listed here.
+KUEUE_FRAMEWORKS: Final = ("batch/job", "ray.io/rayjob", "ray.io/rayservice", "ray.io/raycluster")
+KUEUE_CONFIG: Final[dict[str, Any]] = {
+    "apiVersion": "config.kueue.x-k8s.io/v1beta2",
+    "kind": "Configuration",
+    "health": {"healthProbeBindAddress": ":8081"},
+    "metrics": {"bindAddress": ":8443"},
+    "webhook": {"port": 9443},
+    "leaderElection": {"leaderElect": True, "resourceName": "c1f6bfd2.kueue.x-k8s.io"},
+    "controller": {
+        "groupKindConcurrency": {
+            "Job.batch": 5,
+            "Pod": 5,
+            "Workload.kueue.x-k8s.io": 10,
+            "LocalQueue.kueue.x-k8s.io": 5,
+            "ClusterQueue.kueue.x-k8s.io": 5,
+            "ResourceFlavor.kueue.x-k8s.io": 1,
+        }
+    },
+    "clientConnection": {"qps": 300, "burst": 500},
+    "integrations": {"frameworks": list(KUEUE_FRAMEWORKS)},
+}
 RESOURCE_FLAVOR: Final = "default-flavor"
 CLUSTER_QUEUE: Final = "ray-cluster-queue"
 LOCAL_QUEUE: Final = "ray-queue"
@@ -51,11 +70,9 @@ def operator_values(spec: KubeRaySpec) -> dict[str, Any]:
     if spec.metrics.enabled:
         # The chart's own ServiceMonitor for the operator's /metrics (port http, 8080).
         values["metrics"] = {"serviceMonitor": {"enabled": True}}
-    if spec.network_policy:
-        values["featureGates"] = [
-            {"name": gate, "enabled": enabled or gate == "RayClusterNetworkPolicy"}
-            for gate, enabled in FEATURE_GATES_1_7_0
-        ]
+    gates = spec.gates()
+    if gates is not None:
+        values["featureGates"] = gates  # the chart's whole list: a value replaces it
     return values
 
 
@@ -67,9 +84,12 @@ def scheduler_values(scheduler: str) -> dict[str, Any]:
         # operator's too) to YuniKorn; KubeRay stamps schedulerName on Ray pods itself.
         return {"embedAdmissionController": False}
     if scheduler == "scheduler-plugins":
-        # KubeRay sets schedulerName: scheduler-plugins on Ray pods; the second scheduler
-        # answers to its `scheduler.name` (default scheduler-plugins-scheduler).
-        return {"scheduler": {"name": "scheduler-plugins"}}
+        # KubeRay stamps schedulerName: scheduler-plugins-scheduler on Ray pods
+        # (batchscheduler/scheduler-plugins/scheduler_plugins.go); the second scheduler
+        # answers to its `scheduler.name`, which must stay that name (the chart's default).
+        return {"scheduler": {"name": SCHEDULER_PLUGINS_NAME}}
+    if scheduler == "kueue":
+        return {"managerConfig": {"controllerManagerConfigYaml": yaml.safe_dump(KUEUE_CONFIG, sort_keys=False)}}
     return {}
 
 
@@ -118,21 +138,34 @@ def _gi(value: int) -> str:
     return f"{value}Gi"
 
 
-def cluster_queue(quota: QueueQuotaSpec) -> dict[str, Any]:
-    """One flavor for every node (an empty ResourceFlavor matches any), quotas from the pools."""
-    resources = [
-        {"name": "cpu", "nominalQuota": str(quota.cpu)},
-        {"name": "memory", "nominalQuota": _gi(quota.memory_gi)},
-        {"name": "nvidia.com/gpu", "nominalQuota": str(quota.gpu)},
+COVERED: Final = ("cpu", "memory", "nvidia.com/gpu")
+
+
+def _quotas(cpu: int, memory_gi: int, gpu: int) -> list[dict[str, str]]:
+    return [
+        {"name": "cpu", "nominalQuota": str(cpu)},
+        {"name": "memory", "nominalQuota": _gi(memory_gi)},
+        {"name": "nvidia.com/gpu", "nominalQuota": str(gpu)},
     ]
+
+
+def queue_flavors(flavors: list[Flavor], quota: QueueQuotaSpec) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(name, ResourceFlavor spec, ClusterQueue flavor entry) per flavor: one per worker pool,
+    each with that pool's quota; without known pools (Generic) one empty flavor, which
+    matches every node, with the given quota."""
+    if not flavors:
+        entry = {"name": RESOURCE_FLAVOR, "resources": _quotas(quota.cpu, quota.memory_gi, quota.gpu)}
+        return [(RESOURCE_FLAVOR, {}, entry)]
+    return [
+        (f.name, f.spec(), {"name": f.name, "resources": _quotas(f.cpu, f.memory_gi, f.gpu)}) for f in flavors
+    ]
+
+
+def cluster_queue(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The one ClusterQueue over the flavors, tried in order."""
     return {
         "namespaceSelector": {},  # every namespace may have a LocalQueue pointing here
-        "resourceGroups": [
-            {
-                "coveredResources": [r["name"] for r in resources],
-                "flavors": [{"name": RESOURCE_FLAVOR, "resources": resources}],
-            }
-        ],
+        "resourceGroups": [{"coveredResources": list(COVERED), "flavors": entries}],
     }
 
 
