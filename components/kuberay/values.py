@@ -29,6 +29,18 @@ KUEUE_API: Final = "kueue.x-k8s.io/v1beta2"  # the storage version of Kueue 0.19
 # Kueue is down no operator, gateway or Prometheus pod could start. The chart renders a
 # webhook only for the frameworks listed here.
 KUEUE_FRAMEWORKS: Final = ("batch/job", "ray.io/rayjob", "ray.io/rayservice", "ray.io/raycluster")
+# Kueue's webhooks for the listed frameworks fail closed; they skip these namespaces (what
+# the program installs into: the platform's own Jobs, such as Helm hooks, never wait on
+# Kueue). Ray jobs go anywhere else, e.g. `default`.
+KUEUE_UNMANAGED_NAMESPACES: Final = (
+    "kube-system",
+    "kueue-system",
+    "anyscale-operator",
+    "envoy-gateway-system",
+    "kuberay-system",
+    "monitoring",
+    "nvidia-device-plugin",
+)
 KUEUE_CONFIG: Final[dict[str, Any]] = {
     "apiVersion": "config.kueue.x-k8s.io/v1beta2",
     "kind": "Configuration",
@@ -47,6 +59,11 @@ KUEUE_CONFIG: Final[dict[str, Any]] = {
         }
     },
     "clientConnection": {"qps": 300, "burst": 500},
+    "managedJobsNamespaceSelector": {
+        "matchExpressions": [
+            {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": list(KUEUE_UNMANAGED_NAMESPACES)}
+        ]
+    },
     "integrations": {"frameworks": list(KUEUE_FRAMEWORKS)},
 }
 RESOURCE_FLAVOR: Final = "default-flavor"
