@@ -12,8 +12,8 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from policy.rules.platform import PROVIDERS
 from spec.addons import AddonsSpec
-from spec.doc import NAME_RULE, PREVIEW_REGIONS_NOTE, REGION_RULE, one_of
 from spec.data.kuberay import SCHEDULER_PLUGINS_CHARTS
+from spec.doc import NAME_RULE, PREVIEW_REGIONS_NOTE, REGION_RULE, one_of
 from spec.kuberay import QUOTA_LIMITS, QueueQuotaSpec
 from spec.pools import NodePoolSpec
 from spec.storage import StorageSpec

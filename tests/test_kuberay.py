@@ -235,9 +235,19 @@ def test_kueue_chart_runs_after_the_kuberay_crds(full: Plan, resource: str) -> N
     assert "batchScheduler" not in inputs(full, f"{resource}-kuberay")["values"]
 
 
-ON_DEMAND = {"key": "node.anyscale.com/capacity-type", "operator": "Equal", "value": "ON_DEMAND", "effect": "NoSchedule"}
+ON_DEMAND = {
+    "key": "node.anyscale.com/capacity-type",
+    "operator": "Equal",
+    "value": "ON_DEMAND",
+    "effect": "NoSchedule",
+}
 SPOT = {"key": "node.anyscale.com/capacity-type", "operator": "Equal", "value": "SPOT", "effect": "NoSchedule"}
-AKS_SPOT = {"key": "kubernetes.azure.com/scalesetpriority", "operator": "Equal", "value": "spot", "effect": "NoSchedule"}
+AKS_SPOT = {
+    "key": "kubernetes.azure.com/scalesetpriority",
+    "operator": "Equal",
+    "value": "spot",
+    "effect": "NoSchedule",
+}
 GPU = [
     {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
     {"key": "node.anyscale.com/accelerator-type", "operator": "Equal", "value": "GPU", "effect": "NoSchedule"},
@@ -735,10 +745,15 @@ def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(f
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     ours = webhooks(
-        helm.render(helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", tmp_path)
+        helm.render(
+            helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", tmp_path
+        )
     )
     for kind in ("pod", "deployment", "statefulset"):
-        assert (ours[f"m{kind}.kb.io"]["failurePolicy"], ours[f"v{kind}.kb.io"]["failurePolicy"]) == ("Ignore", "Ignore")
+        assert (ours[f"m{kind}.kb.io"]["failurePolicy"], ours[f"v{kind}.kb.io"]["failurePolicy"]) == (
+            "Ignore",
+            "Ignore",
+        )
     # Every namespace a chart of this plan installs into is outside Kueue's fail-closed webhooks.
     platform = {r["inputs"]["namespace"] for r in full.resources if r["type"] == "kubernetes:helm.sh/v3:Release"}
     platform |= {"kube-system", "anyscale-operator"}

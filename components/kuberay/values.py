@@ -173,9 +173,7 @@ def queue_flavors(flavors: list[Flavor], quota: QueueQuotaSpec) -> list[tuple[st
     if not flavors:
         entry = {"name": RESOURCE_FLAVOR, "resources": _quotas(quota.cpu, quota.memory_gi, quota.gpu)}
         return [(RESOURCE_FLAVOR, {}, entry)]
-    return [
-        (f.name, f.spec(), {"name": f.name, "resources": _quotas(f.cpu, f.memory_gi, f.gpu)}) for f in flavors
-    ]
+    return [(f.name, f.spec(), {"name": f.name, "resources": _quotas(f.cpu, f.memory_gi, f.gpu)}) for f in flavors]
 
 
 def cluster_queue(entries: list[dict[str, Any]]) -> dict[str, Any]:
