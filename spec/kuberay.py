@@ -29,6 +29,8 @@ KUBERAY_SINCE: dict[str, tuple[tuple[int, int, int], str]] = {
 KUBERAY_GATE_CHARTS = tuple(FEATURE_GATES)
 NETWORK_POLICY_GATE = "RayClusterNetworkPolicy"
 KUBERAY_NETWORK_POLICY_CHARTS = tuple(v for v, gates in FEATURE_GATES.items() if NETWORK_POLICY_GATE in dict(gates))
+HISTORY_SERVER_GATE = "RayClusterHistoryServer"
+KUBERAY_HISTORY_CHARTS = tuple(v for v, gates in FEATURE_GATES.items() if HISTORY_SERVER_GATE in dict(gates))
 
 
 def kuberay_since(*options: str) -> str:  # pragma: no mutate block
@@ -99,7 +101,12 @@ class KubeRaySpec(Strict):
         f"list at `version` (chart {one_of(KUBERAY_GATE_CHARTS)}); the others keep the chart's defaults",
         json_schema_extra=shown_default("the chart's"),
     )
-    history_server: bool = Field(False, description="`true` is refused (no released History Server to install)")
+    history_server: bool = Field(
+        False,
+        description="KubeRay's History Server (alpha) reading Ray clusters' events and logs from the resource's "
+        f"bucket under `ray-history/`, and its {HISTORY_SERVER_GATE} gate; needs `version` "
+        f"{one_of(KUBERAY_HISTORY_CHARTS)}; GCP resources only",
+    )
     metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
         default_factory=KubeRayMetricsSpec,
         description="`true` is short for `{enabled: true}`",
@@ -133,13 +140,16 @@ class KubeRaySpec(Strict):
 
     @field_validator("history_server")
     @classmethod
-    def _history(cls, value: bool) -> bool:
-        if value:
+    def _history(cls, value: bool, info: ValidationInfo) -> bool:
+        version = info.data.get("version")
+        if value and version is not None and version.lstrip("v") not in KUBERAY_HISTORY_CHARTS:
             raise fail(
                 "kuberay",
-                "is not supported: the KubeRay History Server (kuberay/historyserver) is alpha behind the "
-                "RayClusterHistoryServer feature gate of 1.7.0, with no released chart or image (its manifests "
-                "use an image you build from source), so there is nothing pinned to install; leave it false",
+                "needs the {g} feature gate, which KubeRay has from 1.7.0 and this program wires for chart {c} "
+                '(addons.kuberay.version is {v}); set addons.kuberay.version: "1.7.0"',
+                g=HISTORY_SERVER_GATE,
+                c=", ".join(KUBERAY_HISTORY_CHARTS),
+                v=version,
             )
         return value
 
@@ -207,13 +217,18 @@ class KubeRaySpec(Strict):
 
     @model_validator(mode="after")
     def _network_policy_gate(self) -> KubeRaySpec:
-        if self.network_policy and self.feature_gates.get(NETWORK_POLICY_GATE) is False:
-            raise fail(
-                "kuberay",
-                "networkPolicy turns on the {g} gate that featureGates turns off: drop one of them",
-                g=NETWORK_POLICY_GATE,
-                at="featureGates",
-            )
+        for option, on, gate in (
+            ("networkPolicy", self.network_policy, NETWORK_POLICY_GATE),
+            ("historyServer", self.history_server, HISTORY_SERVER_GATE),
+        ):
+            if on and self.feature_gates.get(gate) is False:
+                raise fail(
+                    "kuberay",
+                    "{o} turns on the {g} gate that featureGates turns off: drop one of them",
+                    o=option,
+                    g=gate,
+                    at="featureGates",
+                )
         return self
 
     def gates(self) -> list[dict[str, object]] | None:
@@ -221,6 +236,8 @@ class KubeRaySpec(Strict):
         wanted = dict(self.feature_gates)
         if self.network_policy:
             wanted[NETWORK_POLICY_GATE] = True
+        if self.history_server:
+            wanted[HISTORY_SERVER_GATE] = True
         if not wanted:
             return None
         known = FEATURE_GATES[self.version.lstrip("v")]

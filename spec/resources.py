@@ -106,6 +106,22 @@ class ResourceSpec(Strict):
             )
         return self
 
+    # The providers whose History Server identity the program wires (components/*/history.py).
+    HISTORY_SERVER_PROVIDERS: ClassVar[tuple[str, ...]] = ("GCP",)
+
+    @model_validator(mode="after")
+    def _history_server_storage(self) -> ResourceSpec:
+        if self.addons.kuberay.history_server and self.provider_name not in self.HISTORY_SERVER_PROVIDERS:
+            raise fail(
+                "kuberay",
+                "the History Server reads the resource's bucket with a cloud identity of its own, which this "
+                "program creates on {s} resources only (not {p}); turn historyServer off here",
+                s=", ".join(self.HISTORY_SERVER_PROVIDERS),
+                p=self.provider_name,
+                at="addons.kuberay.historyServer",
+            )
+        return self
+
     @model_validator(mode="after")
     def _kueue_quota(self) -> ResourceSpec:
         """A Kueue quota left out must be one the pools can size."""

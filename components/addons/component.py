@@ -20,6 +20,7 @@ from components.addons.crds import GATEWAY_CRDS_CHART, GATEWAY_CRDS_VALUES, kube
 from components.addons.gateway import ENVOY_API, GATEWAY_API, KubernetesObject, gateway_listeners
 from components.addons.operator import as_extension_setting, nest, operator_settings, operator_values
 from components.kuberay.flavors import Flavor
+from components.kuberay.history import install_history_server
 from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from components.target import Target
@@ -118,6 +119,8 @@ class ClusterAddons(pulumi.ComponentResource):
             crds=kuberay_crds,
             flavors=args.flavors,
         )
+        if versions.kuberay.history_server and target.history_identity is not None:
+            install_history_server(self._name, target.provider, target.bucket_uri, target.history_identity, self._k8s)
         if target.install_device_plugin:
             plugin = Chart(
                 "nvidia-device-plugin",
