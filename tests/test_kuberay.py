@@ -402,14 +402,13 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
         "monitoring",
         {"repo": "https://prometheus-community.github.io/helm-charts"},
     )
-    assert i["values"] == {
-        "prometheus": {
-            "prometheusSpec": {
-                "serviceMonitorSelectorNilUsesHelmValues": False,
-                "podMonitorSelectorNilUsesHelmValues": False,
-            }
+    assert i["values"]["prometheus"] == {
+        "prometheusSpec": {
+            "serviceMonitorSelectorNilUsesHelmValues": False,
+            "podMonitorSelectorNilUsesHelmValues": False,
         }
     }
+    assert sorted(i["values"]["grafana"]["dashboards"]["ray"]) == sorted(RAY_DASHBOARDS)
     kuberay = full.named(f"{resource}-kuberay")
     assert kuberay["inputs"]["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
     assert prometheus["urn"] in kuberay["dependsOn"]  # the chart's ServiceMonitor needs the CRDs
@@ -424,6 +423,48 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
         "metrics",
         "as-metrics",
         "dash-metrics",
+    ]
+
+
+# Ray's dashboards in kuberay v1.7.0 config/grafana (name -> file).
+RAY_DASHBOARDS = {
+    "ray-default": "default_grafana_dashboard.json",
+    "ray-data": "data_grafana_dashboard.json",
+    "ray-serve": "serve_grafana_dashboard.json",
+    "ray-serve-deployment": "serve_deployment_grafana_dashboard.json",
+    "ray-train": "train_grafana_dashboard.json",
+    "kuberay-operator": "KubeRay-Operator.json",
+}
+
+
+def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, tmp_path: Path) -> None:
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    values = inputs(full, "aws-prometheus")["values"]
+    objects = helm.render(
+        helm.CHARTS / "kube-prometheus-stack-88.5.3", values, "monitoring", "kube-prometheus-stack", tmp_path
+    )
+    (grafana,) = [o for o in objects if o["kind"] == "Deployment" and o["metadata"]["name"].endswith("-grafana")]
+    assert "download-dashboards" in [c["name"] for c in grafana["spec"]["template"]["spec"]["initContainers"]]
+    script = "".join(
+        o["data"].get("download_dashboards.sh", "") for o in objects if o["kind"] == "ConfigMap" and o.get("data")
+    )
+    for name, file in RAY_DASHBOARDS.items():
+        url = f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/config/grafana/{file}"
+        assert url in script and f"/var/lib/grafana/dashboards/ray/{name}.json" in script
+    providers = [o for o in objects if o["kind"] == "ConfigMap" and "dashboardproviders.yaml" in o.get("data", {})]
+    (provider,) = yaml.safe_load(providers[0]["data"]["dashboardproviders.yaml"])["providers"]
+    assert (provider["folder"], provider["options"]["path"]) == ("Ray", "/var/lib/grafana/dashboards/ray")
+    # The Ray head learns where Prometheus and Grafana are: the rendered Services' names and ports.
+    services = {o["metadata"]["name"]: o["spec"]["ports"][0]["port"] for o in objects if o["kind"] == "Service"}
+    assert (services["kube-prometheus-stack-prometheus"], services["kube-prometheus-stack-grafana"]) == (9090, 80)
+    (head,) = inputs(full, "aws-smoke-test")["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"][
+        "containers"
+    ]
+    assert head["env"] == [
+        {"name": "RAY_PROMETHEUS_HOST", "value": "http://kube-prometheus-stack-prometheus.monitoring.svc:9090"},
+        {"name": "RAY_GRAFANA_HOST", "value": "http://kube-prometheus-stack-grafana.monitoring.svc:80"},
+        {"name": "RAY_GRAFANA_IFRAME_HOST", "value": "http://127.0.0.1:3000"},
     ]
 
 

@@ -50,7 +50,7 @@ def install_kuberay(
 
     prometheus = None
     if spec.metrics.install_prometheus:
-        prometheus = release("prometheus", charts.PROMETHEUS, values.prometheus_values(), None)
+        prometheus = release("prometheus", charts.PROMETHEUS, values.prometheus_values(spec.version), None)
     pin = charts.SCHEDULERS.get(spec.batch_scheduler)
     volcano = None
     if spec.batch_scheduler == "volcano" and pin is not None:

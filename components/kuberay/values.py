@@ -110,17 +110,65 @@ def scheduler_values(scheduler: str) -> dict[str, Any]:
     return {}
 
 
-def prometheus_values() -> dict[str, Any]:
+# Ray's Grafana dashboards as KubeRay ships them (config/grafana at the operator's tag; each
+# selects its Prometheus with a `datasource` variable, so they import as they are).
+RAY_DASHBOARDS: Final = {
+    "ray-default": "default_grafana_dashboard.json",
+    "ray-data": "data_grafana_dashboard.json",
+    "ray-serve": "serve_grafana_dashboard.json",
+    "ray-serve-deployment": "serve_deployment_grafana_dashboard.json",
+    "ray-train": "train_grafana_dashboard.json",
+    "kuberay-operator": "KubeRay-Operator.json",
+}
+DASHBOARD_URL: Final = "https://raw.githubusercontent.com/ray-project/kuberay/v{version}/config/grafana/{file}"
+DASHBOARD_DIR: Final = "/var/lib/grafana/dashboards/ray"
+
+
+def prometheus_values(version: str) -> dict[str, Any]:
     # By default the stack's Prometheus selects only monitors labelled with its release;
     # ours (the operator's ServiceMonitor, the Ray PodMonitors) carry no such label.
+    # Grafana downloads the Ray dashboards at start (its chart's `dashboards` url entries,
+    # read from the provider `ray`, shown in the folder Ray).
+    tag = version.removeprefix("v")
+    provider = {
+        "name": "ray",
+        "orgId": 1,
+        "folder": "Ray",
+        "type": "file",
+        "disableDeletion": False,
+        "editable": True,
+        "options": {"path": DASHBOARD_DIR},
+    }
     return {
         "prometheus": {
             "prometheusSpec": {
                 "serviceMonitorSelectorNilUsesHelmValues": False,
                 "podMonitorSelectorNilUsesHelmValues": False,
             }
-        }
+        },
+        "grafana": {
+            "dashboardProviders": {"dashboardproviders.yaml": {"apiVersion": 1, "providers": [provider]}},
+            "dashboards": {
+                "ray": {
+                    key: {"url": DASHBOARD_URL.format(version=tag, file=file)} for key, file in RAY_DASHBOARDS.items()
+                }
+            },
+        },
     }
+
+
+# Where the Ray head's dashboard finds kube-prometheus-stack (its Services in `monitoring`,
+# release kube-prometheus-stack), after Ray's "Using Prometheus and Grafana" guide for KubeRay.
+RAY_MONITORING_ENV: Final = {
+    "RAY_PROMETHEUS_HOST": "http://kube-prometheus-stack-prometheus.monitoring.svc:9090",
+    "RAY_GRAFANA_HOST": "http://kube-prometheus-stack-grafana.monitoring.svc:80",
+    # What the browser opens: Grafana through `kubectl port-forward ... 3000:80`.
+    "RAY_GRAFANA_IFRAME_HOST": "http://127.0.0.1:3000",
+}
+
+
+def ray_monitoring_env() -> list[dict[str, str]]:
+    return [{"name": k, "value": v} for k, v in RAY_MONITORING_ENV.items()]
 
 
 def _ray_cluster_label(port: str) -> dict[str, Any]:
@@ -191,11 +239,13 @@ def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
         'python -c "import ray; ray.init(); square = ray.remote(lambda x: x * x); '
         "assert sum(ray.get([square.remote(i) for i in range(100)])) == 328350; print('kuberay smoke test ok')\""
     )
-    container = {
+    container: dict[str, Any] = {
         "name": "ray-head",
         "image": RAY_IMAGE,
         "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "1", "memory": "2Gi"}},
     }
+    if spec.metrics.install_prometheus:
+        container["env"] = ray_monitoring_env()
     cluster: dict[str, Any] = {
         "rayVersion": RAY_VERSION,
         "headGroupSpec": {"rayStartParams": {}, "template": {"spec": {"containers": [container]}}},
