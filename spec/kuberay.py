@@ -122,6 +122,11 @@ class KubeRaySpec(Strict):
         "runs a policy engine) or Generic; not EKS or GKE (this program turns on no policy engine there)",
     )
     smoke_test: bool = Field(False, description="run a small RayJob that `pulumi up` waits on")
+    gpu_smoke_test: bool = Field(
+        False,
+        description="also run a RayJob whose worker asks for one GPU on the first GPU pool, which `pulumi up` waits "
+        "on (it scales that pool up from zero: minutes and a GPU node's cost); needs `smokeTest` and a GPU pool",
+    )
     # Kueue only; left out, the worker pools' size (spec/load.py).
     queue_quota: QueueQuotaSpec | None = Field(
         None,
@@ -214,6 +219,16 @@ class KubeRaySpec(Strict):
                 "smokeTest off or use another batchScheduler",
             )
         return value
+
+    @model_validator(mode="after")
+    def _gpu_smoke(self) -> KubeRaySpec:
+        if self.gpu_smoke_test and not self.smoke_test:
+            raise fail(
+                "kuberay",
+                "gpuSmokeTest runs beside the smoke test: set smokeTest: true (or drop gpuSmokeTest)",
+                at="gpuSmokeTest",
+            )
+        return self
 
     @model_validator(mode="after")
     def _network_policy_gate(self) -> KubeRaySpec:

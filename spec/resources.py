@@ -123,6 +123,20 @@ class ResourceSpec(Strict):
         return self
 
     @model_validator(mode="after")
+    def _gpu_pool_for_the_gpu_smoke_test(self) -> ResourceSpec:
+        if not self.addons.kuberay.gpu_smoke_test:
+            return self
+        cluster = getattr(self, "cluster", None)
+        if cluster is None or not [p for p in cluster.node_pools if p.gpu is not None]:
+            raise fail(
+                "kuberay",
+                "gpuSmokeTest needs a GPU pool of this program's cluster (its labels and taints are what the job "
+                "targets): add a pool with `gpu`, or drop gpuSmokeTest",
+                at="addons.kuberay.gpuSmokeTest",
+            )
+        return self
+
+    @model_validator(mode="after")
     def _kueue_quota(self) -> ResourceSpec:
         """A Kueue quota left out must be one the pools can size."""
         kuberay = self.addons.kuberay

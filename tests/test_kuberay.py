@@ -85,7 +85,7 @@ def full() -> Plan:
 
 # The other schedulers, one per provider, with other options alongside.
 ROTATION = [
-    {"batchScheduler": "volcano", "smokeTest": True, "metrics": True},
+    {"batchScheduler": "volcano", "smokeTest": True, "gpuSmokeTest": True, "metrics": True},
     {"batchScheduler": "yunikorn", "authentication": "kubernetes-rbac"},
     {"batchScheduler": "scheduler-plugins"},
     {"batchScheduler": "kai", "networkPolicy": True, "featureGates": {"RayCronJob": True}},
@@ -805,3 +805,71 @@ def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(f
     defaults = webhooks(helm.render(helm.CHARTS / "kueue-0.19.2", {}, "kueue-system", "kueue", tmp_path / "d"))
     assert defaults["mpod.kb.io"]["failurePolicy"] == "Fail"
     assert excluded(defaults["mpod.kb.io"]) == {"kube-system", "kueue-system"}
+
+
+# --- the GPU smoke RayJob ---------------------------------------------------------------------
+
+
+def test_gpu_smoke_job_asks_for_one_gpu_on_the_gpu_pool(rotation: Plan, tmp_path: Path) -> None:
+    job = rotation.named("default-gpu-smoke-test")
+    assert job["type"] == "kubernetes:ray.io/v1:RayJob"
+    meta = job["inputs"]["metadata"]
+    assert (meta["name"], meta["namespace"]) == ("kuberay-gpu-smoke-test", "kuberay-smoke-test")
+    assert meta["annotations"] == {
+        "pulumi.com/waitFor": "jsonpath={.status.jobStatus}=SUCCEEDED",
+        "pulumi.com/timeoutSeconds": "1800",
+    }
+    spec = job["inputs"]["spec"]
+    assert spec["activeDeadlineSeconds"] == 1740 and "ray.get_gpu_ids()" in spec["entrypoint"]
+    (group,) = spec["rayClusterSpec"]["workerGroupSpecs"]
+    assert (group["groupName"], group["replicas"], group["minReplicas"], group["maxReplicas"]) == ("gpu", 1, 1, 1)
+    pod = group["template"]["spec"]
+    (worker,) = pod["containers"]
+    assert worker["image"] == "rayproject/ray:2.52.0-gpu"
+    assert worker["resources"]["limits"]["nvidia.com/gpu"] == "1"
+    # The T4 pool's labels (the operator chart's azure T4 value) and its three taints.
+    assert pod["nodeSelector"] == {
+        "node.anyscale.com/capacity-type": "ON_DEMAND",
+        "nvidia.com/gpu.product": "NVIDIA-T4",
+        "nvidia.com/gpu.count": "1",
+        "node.anyscale.com/accelerator-type": "GPU",
+    }
+    assert pod["tolerations"] == [ON_DEMAND, *GPU]
+    pool = inputs(rotation, "default-pool-gput4")
+    assert pool["nodeLabels"] == pod["nodeSelector"]
+    assert sorted(pool["nodeTaints"]) == sorted(f"{t['key']}={t['value']}:{t['effect']}" for t in pod["tolerations"])
+    assert "aws-gpu-smoke-test" not in names(rotation)
+    urns = {rotation.named(f"default-{k}")["urn"] for k in ("kuberay", "smoke-namespace", "volcano")}
+    assert urns <= set(job["dependsOn"])
+    validator = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
+    tool = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
+    crds = helm.CHARTS / "kuberay-operator-1.7.0" / "crds"
+    if not (validator.exists() and tool.exists() and crds.is_dir()):
+        pytest.skip(f"crd-validate not set up (bash {tool.parent}/setup.sh) or {crds} absent")
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(rotation.to_json()))
+    result = subprocess.run(
+        [str(validator), str(tool), str(crds), str(plan_file)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0 and "TOTAL violations: 0" in result.stdout, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "index, kuberay, expected",
+    [
+        (
+            0,
+            {"gpuSmokeTest": True},
+            "resources[0].addons.kuberay.gpuSmokeTest (default): gpuSmokeTest runs beside the smoke test: set "
+            "smokeTest: true (or drop gpuSmokeTest)",
+        ),
+        (
+            1,
+            {"smokeTest": True, "gpuSmokeTest": True},
+            "resources[1].addons.kuberay.gpuSmokeTest (aws): gpuSmokeTest needs a GPU pool of this program's cluster "
+            "(its labels and taints are what the job targets): add a pool with `gpu`, or drop gpuSmokeTest",
+        ),
+    ],
+)
+def test_gpu_smoke_test_refusals(index: int, kuberay: dict[str, Any], expected: str) -> None:
+    assert problems(index, kuberay) == [expected]

@@ -118,18 +118,22 @@ def install_kuberay(
             scheduler_ready.append(local)
 
     if smoke_namespace is not None:
-        job = values.smoke_job(spec)
-        # A finished RayJob is never run again by the operator, and its old SUCCEEDED would
-        # satisfy the wait at once: any change makes a new job (the old one deleted first).
-        k8s.apiextensions.CustomResource(
-            f"{name}-smoke-test",
-            api_version="ray.io/v1",
-            kind="RayJob",
-            metadata=job["metadata"],
-            spec=job["spec"],
-            opts=pulumi.ResourceOptions.merge(
-                after(operator, smoke_namespace, *scheduler_ready),
-                pulumi.ResourceOptions(replace_on_changes=["spec"], delete_before_replace=True),
-            ),
-        )
+        jobs = {"smoke-test": values.smoke_job(spec)}
+        gpu_pools = [f for f in flavors if f.gpu > 0]
+        if spec.gpu_smoke_test and gpu_pools:  # the spec requires a GPU pool
+            jobs["gpu-smoke-test"] = values.gpu_smoke_job(spec, gpu_pools[0])
+        for key, job in jobs.items():
+            # A finished RayJob is never run again by the operator, and its old SUCCEEDED would
+            # satisfy the wait at once: any change makes a new job (the old one deleted first).
+            k8s.apiextensions.CustomResource(
+                f"{name}-{key}",
+                api_version="ray.io/v1",
+                kind="RayJob",
+                metadata=job["metadata"],
+                spec=job["spec"],
+                opts=pulumi.ResourceOptions.merge(
+                    after(operator, smoke_namespace, *scheduler_ready),
+                    pulumi.ResourceOptions(replace_on_changes=["spec"], delete_before_replace=True),
+                ),
+            )
     return kueue

@@ -277,6 +277,46 @@ def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
     return {"metadata": metadata, "spec": body}
 
 
+GPU_RAY_IMAGE: Final = "rayproject/ray:2.52.0-gpu"  # Ray's CUDA image of the same release
+GPU_SMOKE_TIMEOUT_SECONDS: Final = 1800  # a GPU node from zero, its driver and a multi-GB image
+
+
+def gpu_smoke_job(spec: KubeRaySpec, pool: Flavor) -> dict[str, Any]:
+    """The GPU smoke RayJob: the smoke job's head (system pool) and one worker asking for
+    one `nvidia.com/gpu` on `pool`'s nodes (its labels as node selector, its taints
+    tolerated), so a success proves labels, taints, the autoscaler and the device plugin."""
+    job = smoke_job(spec)
+    entrypoint = (
+        'python -c "import ray; ray.init(); gpus = ray.remote(num_gpus=1)(lambda: ray.get_gpu_ids()); '
+        "ids = ray.get(gpus.remote()); assert len(ids) == 1, ids; print('kuberay gpu smoke test ok', ids)\""
+    )
+    worker = {
+        "name": "ray-worker",
+        "image": GPU_RAY_IMAGE,
+        "resources": {
+            "requests": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": "1"},
+            "limits": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": "1"},
+        },
+    }
+    job["spec"]["rayClusterSpec"]["workerGroupSpecs"] = [
+        {
+            "groupName": "gpu",
+            "replicas": 1,
+            "minReplicas": 1,
+            "maxReplicas": 1,
+            "rayStartParams": {},
+            "template": {
+                "spec": {"containers": [worker], "nodeSelector": pool.node_labels, "tolerations": pool.tolerations}
+            },
+        }
+    ]
+    job["spec"]["entrypoint"] = entrypoint
+    job["spec"]["activeDeadlineSeconds"] = GPU_SMOKE_TIMEOUT_SECONDS - 60
+    job["metadata"]["name"] = "kuberay-gpu-smoke-test"
+    job["metadata"]["annotations"]["pulumi.com/timeoutSeconds"] = str(GPU_SMOKE_TIMEOUT_SECONDS)
+    return job
+
+
 def local_queue_namespaces(spec: KubeRaySpec) -> tuple[str, ...]:
     return LOCAL_QUEUE_NAMESPACES + ((charts.SMOKE_NAMESPACE,) if spec.smoke_test else ())
 
