@@ -577,14 +577,6 @@ def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
     "index, kuberay, expected",
     [
         (
-            0,
-            {"historyServer": True},
-            "resources[0].addons.kuberay.historyServer (default): is not supported: the KubeRay History Server "
-            "(kuberay/historyserver) is alpha behind the RayClusterHistoryServer feature gate of 1.7.0, with no released "
-            "chart or image (its manifests use an image you build from source), so there is nothing pinned to install; "
-            "leave it false",
-        ),
-        (
             3,
             {"networkPolicy": True, "version": "1.6.2"},
             "resources[3].addons.kuberay.networkPolicy (onprem): needs the RayClusterNetworkPolicy feature gate, which "
