@@ -5,6 +5,7 @@ from __future__ import annotations
 import pulumi
 
 from components.addons import AddonsArgs, ClusterAddons
+from components.kuberay.flavors import pool_flavors
 from components.registration import CloudRecord, CloudResourceRegistration
 from components.target import CloudContext, TargetBuilder
 from spec import ResourceSpec
@@ -56,7 +57,13 @@ class CloudResource(pulumi.ComponentResource):
         operator_home = [self.addons.namespace] if target.cluster is None else []
         self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child, operator_home)
         self.addons.install(
-            AddonsArgs(target, self.registration.cloud_resource_id, spec.addons, self.registration.resource)
+            AddonsArgs(
+                target,
+                self.registration.cloud_resource_id,
+                spec.addons,
+                self.registration.resource,
+                flavors=pool_flavors(spec),
+            )
         )
         self.cloud_resource_id = self.registration.cloud_resource_id
         self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)

@@ -27,6 +27,15 @@ class OperatorExtension:
 
 
 @dataclass(frozen=True)
+class HistoryIdentity:
+    """The cloud identity the History Server and its collectors use for the bucket: the
+    annotations that bind a Kubernetes service account to it, and what it waits for."""
+
+    service_account_annotations: dict[str, pulumi.Input[str]]
+    ready: list[pulumi.Resource]
+
+
+@dataclass(frozen=True)
 class Target:
     """One Kubernetes deployment target: everything the registration and the add-ons use."""
 
@@ -60,6 +69,8 @@ class Target:
     operator_extension: OperatorExtension | None = None
     # Secret settings only the operator sees (Generic: the CLI token); values are secrets.
     protected_settings: dict[str, pulumi.Input[str]] = field(default_factory=dict)
+    # addons.kuberay.historyServer: its own identity on the bucket (providers that build one).
+    history_identity: HistoryIdentity | None = None
     # Resources the registration must wait for (cluster, bucket, identity and grants).
     ready: list[pulumi.Resource] = field(default_factory=list)
 

@@ -63,6 +63,11 @@ KUBELOGIN_MODES = ("azurecli", "workloadidentity", "spn")
 # What each data plane can enforce (AKS: Cilium policies need the Cilium data plane, and
 # the Cilium data plane enforces only its own).
 NETWORK_POLICIES = {"azure": ("azure", "calico"), "cilium": ("cilium",)}
+# The data plane and engine of an AKS network left out or given without them: Azure CNI
+# powered by Cilium, the engine AKS moves its users to (Azure Network Policy Manager's
+# support ends on Linux nodes; "Secure traffic between pods by using network policies in
+# AKS", learn.microsoft.com/azure/aks/use-network-policies, read 2026-12-01).
+DEFAULT_DATAPLANE: Literal["cilium"] = "cilium"
 # The VNet and node subnet the program creates when no existing subnet is given.
 AKS_ADDRESS_SPACE = "10.224.0.0/12"
 AKS_NODE_SUBNET = "10.224.0.0/16"
@@ -124,7 +129,12 @@ class AksNetworkSpec(Strict):
     dns_service_ip: str = Field(
         "10.0.0.10", description="inside `serviceCidr`, not its network, first or broadcast address"
     )
-    dataplane: Literal["azure", "cilium"] = "azure"
+    # Left out: azure for the engines only it runs (azure, calico), else cilium (spec/load.py).
+    dataplane: Literal["azure", "cilium"] | None = Field(
+        None,
+        description="the data plane: `azure` or `cilium`",
+        json_schema_extra=shown_default(f"`azure` with networkPolicy azure or calico, else `{DEFAULT_DATAPLANE}`"),
+    )
     # Left out: the data plane's first engine (spec/load.py).
     network_policy: str | None = Field(
         None,
@@ -152,9 +162,11 @@ class AksNetworkSpec(Strict):
     @field_validator("network_policy")
     @classmethod
     def _policy(cls, value: str | None, info: ValidationInfo) -> str | None:
-        dataplane = info.data.get("dataplane")
-        if dataplane is None:
+        if "dataplane" not in info.data:
             return value  # reported on dataplane
+        dataplane = info.data["dataplane"]
+        if dataplane is None:
+            return value  # the data plane follows the engine (data_plane)
         supported = NETWORK_POLICIES[dataplane]
         if value is not None and value not in supported:
             raise fail(
@@ -221,7 +233,13 @@ class AksNetworkSpec(Strict):
 
     def policy_engine(self) -> str:
         """The network policy engine: as given, else the data plane's first."""
-        return self.network_policy or NETWORK_POLICIES[self.dataplane][0]
+        return self.network_policy or NETWORK_POLICIES[self.data_plane()][0]
+
+    def data_plane(self) -> Literal["azure", "cilium"]:
+        """The data plane: as given, else the one that runs the engine (cilium by default)."""
+        if self.dataplane is not None:
+            return self.dataplane
+        return "azure" if self.network_policy in NETWORK_POLICIES["azure"] else DEFAULT_DATAPLANE
 
 
 class AksClusterSpec(ClusterSpec):
@@ -252,12 +270,12 @@ class AksClusterSpec(ClusterSpec):
         + " (never `devicecode`/`interactive`: they wait for a browser); only with `disableLocalAccounts: true`",
     )
     sku_tier: Literal["Free", "Standard", "Premium"] = Field("Standard", description="the AKS pricing tier")
-    # The nodes' network; without it AKS manages one (Azure CNI overlay, no network policy).
+    # The nodes' network; without it AKS manages one (Azure CNI overlay, Cilium data plane and policy).
     network: AksNetworkSpec | None = Field(
         None,
         description="the nodes' network, see [AKS networks](what-it-creates.md#aks-networks): a VNet the program "
-        "creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay, "
-        "no network policy)",
+        "creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay "
+        "powered by Cilium, which enforces NetworkPolicy)",
         json_schema_extra=shown_default("none (AKS-managed VNet)"),
     )
     api_server: ApiServerSpec | None = Field(
@@ -314,6 +332,7 @@ class AksClusterSpec(ClusterSpec):
 
 class AzureResource(ResourceSpec):
     provider_name: ClassVar[str] = "Azure"
+    ENFORCES_NETWORK_POLICY: ClassVar[bool] = True  # a policy engine on every AKS network (AksNetworkSpec)
     provider: Literal["Azure"]
     storage: AzureStorage = Field(default_factory=AzureStorage)
     cluster: AksClusterSpec = Field(default_factory=AksClusterSpec, description=CLUSTER_RULE)

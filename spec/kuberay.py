@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
+from spec.data.kuberay import FEATURE_GATES
 from spec.data.versions import KUBERAY_VERSION
 from spec.doc import one_of, shown_default
 from spec.types import ExactVersion, Strict, fail, release_of
@@ -23,11 +24,13 @@ KUBERAY_SINCE: dict[str, tuple[tuple[int, int, int], str]] = {
     "token": ((1, 5, 1), "authOptions.mode: token"),
     "kubernetes-rbac": ((1, 6, 0), "authOptions.enableK8sTokenAuth"),
 }
-# Chart versions whose `featureGates` list we know: setting one gate replaces the whole
-# list, so networkPolicy is wired only where we can repeat the chart's defaults.
-KUBERAY_NETWORK_POLICY_CHARTS = ("1.7.0",)
-# The Kubernetes minor of the pinned scheduler-plugins chart (spec/data/kuberay_charts.py).
-SCHEDULER_PLUGINS_KUBERNETES = "1.33"
+# Chart versions whose `featureGates` list we know (spec/data/kuberay.py): setting one gate
+# replaces the whole list, so gates are set only where we can repeat the chart's defaults.
+KUBERAY_GATE_CHARTS = tuple(FEATURE_GATES)
+NETWORK_POLICY_GATE = "RayClusterNetworkPolicy"
+KUBERAY_NETWORK_POLICY_CHARTS = tuple(v for v, gates in FEATURE_GATES.items() if NETWORK_POLICY_GATE in dict(gates))
+HISTORY_SERVER_GATE = "RayClusterHistoryServer"
+KUBERAY_HISTORY_CHARTS = tuple(v for v, gates in FEATURE_GATES.items() if HISTORY_SERVER_GATE in dict(gates))
 
 
 def kuberay_since(*options: str) -> str:  # pragma: no mutate block
@@ -89,9 +92,21 @@ class KubeRaySpec(Strict):
     batch_scheduler: Literal["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"] = Field(
         "none",
         description=kuberay_since("yunikorn", "scheduler-plugins", "kai")
-        + f"; `scheduler-plugins` needs Kubernetes {SCHEDULER_PLUGINS_KUBERNETES}; `kai` not with `smokeTest`",
+        + "; `scheduler-plugins` needs a Kubernetes minor it has a chart for (spec/data/kuberay.py); "
+        "`kai` and `scheduler-plugins` not with `smokeTest`",
     )
-    history_server: bool = Field(False, description="`true` is refused (no released History Server to install)")
+    feature_gates: dict[str, bool] = Field(
+        default_factory=dict,
+        description="KubeRay operator feature gates by name, e.g. `{RayCronJob: true}`: each one of the chart's own "
+        f"list at `version` (chart {one_of(KUBERAY_GATE_CHARTS)}); the others keep the chart's defaults",
+        json_schema_extra=shown_default("the chart's"),
+    )
+    history_server: bool = Field(
+        False,
+        description="KubeRay's History Server (alpha) reading Ray clusters' events and logs from the resource's "
+        f"bucket under `ray-history/`, and its {HISTORY_SERVER_GATE} gate; needs `version` "
+        f"{one_of(KUBERAY_HISTORY_CHARTS)}; GCP resources only",
+    )
     metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
         default_factory=KubeRayMetricsSpec,
         description="`true` is short for `{enabled: true}`",
@@ -102,10 +117,16 @@ class KubeRaySpec(Strict):
     )
     network_policy: bool = Field(
         False,
-        description=f"needs `version` {one_of(KUBERAY_NETWORK_POLICY_CHARTS)}; Generic only (the clusters this "
-        "program builds enforce no NetworkPolicy)",
+        description=f"KubeRay's {NETWORK_POLICY_GATE} gate (a NetworkPolicy per RayCluster); needs `version` "
+        f"{one_of(KUBERAY_NETWORK_POLICY_CHARTS)} and a cluster that enforces NetworkPolicy: AKS (every AKS cluster "
+        "runs a policy engine) or Generic; not EKS or GKE (this program turns on no policy engine there)",
     )
     smoke_test: bool = Field(False, description="run a small RayJob that `pulumi up` waits on")
+    gpu_smoke_test: bool = Field(
+        False,
+        description="also run a RayJob whose worker asks for one GPU on the first GPU pool, which `pulumi up` waits "
+        "on (it scales that pool up from zero: minutes and a GPU node's cost); needs `smokeTest` and a GPU pool",
+    )
     # Kueue only; left out, the worker pools' size (spec/load.py).
     queue_quota: QueueQuotaSpec | None = Field(
         None,
@@ -124,14 +145,45 @@ class KubeRaySpec(Strict):
 
     @field_validator("history_server")
     @classmethod
-    def _history(cls, value: bool) -> bool:
-        if value:
+    def _history(cls, value: bool, info: ValidationInfo) -> bool:
+        version = info.data.get("version")
+        if value and version is not None and version.lstrip("v") not in KUBERAY_HISTORY_CHARTS:
             raise fail(
                 "kuberay",
-                "is not supported: the KubeRay History Server (kuberay/historyserver) is alpha behind the "
-                "RayClusterHistoryServer feature gate of 1.7.0, with no released chart or image (its manifests "
-                "use an image you build from source), so there is nothing pinned to install; leave it false",
+                "needs the {g} feature gate, which KubeRay has from 1.7.0 and this program wires for chart {c} "
+                '(addons.kuberay.version is {v}); set addons.kuberay.version: "1.7.0"',
+                g=HISTORY_SERVER_GATE,
+                c=", ".join(KUBERAY_HISTORY_CHARTS),
+                v=version,
             )
+        return value
+
+    @field_validator("feature_gates")
+    @classmethod
+    def _gates(cls, value: dict[str, bool], info: ValidationInfo) -> dict[str, bool]:
+        version = info.data.get("version")
+        if not value or version is None:
+            return value
+        known = FEATURE_GATES.get(version.lstrip("v"))
+        if known is None:
+            raise fail(
+                "kuberay",
+                "this program knows the feature gates of chart {c} only (addons.kuberay.version is {v}): setting "
+                "one replaces the chart's whole list; use one of those versions or drop featureGates",
+                c=", ".join(KUBERAY_GATE_CHARTS),
+                v=version,
+            )
+        names = [gate for gate, _ in known]
+        for gate in value:
+            if gate not in names:
+                raise fail(
+                    "kuberay",
+                    "'{g}' is not a feature gate of kuberay-operator {v}: use {n}",
+                    g=gate,
+                    v=version,
+                    n=", ".join(names),
+                    at=gate,
+                )
         return value
 
     @field_validator("network_policy")
@@ -151,14 +203,60 @@ class KubeRaySpec(Strict):
     @field_validator("smoke_test")
     @classmethod
     def _smoke(cls, value: bool, info: ValidationInfo) -> bool:
-        if value and info.data.get("batch_scheduler") == "kai":
+        scheduler = info.data.get("batch_scheduler")
+        if value and scheduler == "kai":
             raise fail(
                 "kuberay",
-                "cannot run with batchScheduler kai: KubeRay leaves Ray pods pending until their RayJob carries a "
-                "kai.scheduler/queue label of an existing KAI Queue, and this program creates no KAI queues; "
-                "turn smokeTest off or use another batchScheduler",
+                "cannot run with batchScheduler kai: the smoke test is a RayJob in K8sJobMode (a submitter "
+                "Job beside the Ray pods), which KubeRay's KAI integration does not schedule; turn smokeTest off "
+                "or use another batchScheduler",
+            )
+        if value and scheduler == "scheduler-plugins":
+            raise fail(
+                "kuberay",
+                "cannot run with batchScheduler scheduler-plugins: KubeRay's scheduler-plugins integration "
+                "supports RayClusters only (it refuses RayJobs), so the smoke RayJob would never run; turn "
+                "smokeTest off or use another batchScheduler",
             )
         return value
+
+    @model_validator(mode="after")
+    def _gpu_smoke(self) -> KubeRaySpec:
+        if self.gpu_smoke_test and not self.smoke_test:
+            raise fail(
+                "kuberay",
+                "gpuSmokeTest runs beside the smoke test: set smokeTest: true (or drop gpuSmokeTest)",
+                at="gpuSmokeTest",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _network_policy_gate(self) -> KubeRaySpec:
+        for option, on, gate in (
+            ("networkPolicy", self.network_policy, NETWORK_POLICY_GATE),
+            ("historyServer", self.history_server, HISTORY_SERVER_GATE),
+        ):
+            if on and self.feature_gates.get(gate) is False:
+                raise fail(
+                    "kuberay",
+                    "{o} turns on the {g} gate that featureGates turns off: drop one of them",
+                    o=option,
+                    g=gate,
+                    at="featureGates",
+                )
+        return self
+
+    def gates(self) -> list[dict[str, object]] | None:
+        """The chart's whole `featureGates` list with ours applied, or None to keep the chart's."""
+        wanted = dict(self.feature_gates)
+        if self.network_policy:
+            wanted[NETWORK_POLICY_GATE] = True
+        if self.history_server:
+            wanted[HISTORY_SERVER_GATE] = True
+        if not wanted:
+            return None
+        known = FEATURE_GATES[self.version.lstrip("v")]
+        return [{"name": gate, "enabled": wanted.get(gate, default)} for gate, default in known]
 
     @model_validator(mode="after")
     def _quota_for_kueue(self) -> KubeRaySpec:

@@ -100,6 +100,7 @@ def resolve_defaults(spec: StackSpec) -> StackSpec:
             if network.vnet is not None:
                 network.address_space, network.node_subnet = network.vnet
             network.network_policy = network.policy_engine()
+            network.dataplane = network.data_plane()
         if isinstance(cluster, GkeClusterSpec) and cluster.network is None:
             ranges = cluster.ranges()
             cluster.node_cidr, cluster.pod_cidr = ranges["nodeCidr"], ranges["podCidr"]

@@ -12,8 +12,9 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from policy.rules.platform import PROVIDERS
 from spec.addons import AddonsSpec
+from spec.data.kuberay import SCHEDULER_PLUGINS_CHARTS
 from spec.doc import NAME_RULE, PREVIEW_REGIONS_NOTE, REGION_RULE, one_of
-from spec.kuberay import QUOTA_LIMITS, SCHEDULER_PLUGINS_KUBERNETES, QueueQuotaSpec
+from spec.kuberay import QUOTA_LIMITS, QueueQuotaSpec
 from spec.pools import NodePoolSpec
 from spec.storage import StorageSpec
 from spec.types import Name, Strict, check_region, fail, minor_of, normalize_provider
@@ -67,32 +68,71 @@ class ResourceSpec(Strict):
 
     @model_validator(mode="after")
     def _scheduler_plugins_matches_the_cluster(self) -> ResourceSpec:
-        # scheduler-plugins ships a kube-scheduler of one Kubernetes minor (chart 0.33.x:
-        # 1.33), and a scheduler must not be newer than the API server nor a minor behind.
+        # scheduler-plugins ships a kube-scheduler built for one Kubernetes minor, and a
+        # scheduler must not be newer than the API server nor a minor behind: the chart is
+        # picked by the cluster's own minor, and a minor without one is refused.
         cluster = getattr(self, "cluster", None)
         if self.addons.kuberay.batch_scheduler == "scheduler-plugins" and cluster is not None:
             minor = minor_of(cluster.kubernetes_version)
-            if minor != SCHEDULER_PLUGINS_KUBERNETES:
+            if minor not in SCHEDULER_PLUGINS_CHARTS:
                 raise fail(
                     "kuberay",
-                    "scheduler-plugins is pinned to its release for Kubernetes {k} (its kube-scheduler must match "
-                    "the cluster's minor), but the cluster runs {m}; use Kubernetes {k} or another batchScheduler",
-                    k=SCHEDULER_PLUGINS_KUBERNETES,
+                    "scheduler-plugins has a chart for Kubernetes {k} only (its kube-scheduler must match the "
+                    "cluster's minor), but the cluster runs {m}; use Kubernetes {k} or another batchScheduler",
+                    k=", ".join(SCHEDULER_PLUGINS_CHARTS),
                     m=minor,
                     at="addons.kuberay.batchScheduler",
                 )
         return self
 
+    # The clusters this program builds that enforce NetworkPolicy: every AKS cluster runs a
+    # policy engine (spec/aks.py); EKS and GKE get none from this program.
+    ENFORCES_NETWORK_POLICY: ClassVar[bool] = False
+
     @model_validator(mode="after")
     def _network_policy_enforced(self) -> ResourceSpec:
-        if self.addons.kuberay.network_policy and getattr(self, "cluster", None) is not None:
+        if (
+            self.addons.kuberay.network_policy
+            and getattr(self, "cluster", None) is not None
+            and not self.ENFORCES_NETWORK_POLICY
+        ):
             raise fail(
                 "kuberay",
                 "the {p} cluster this program builds enforces no NetworkPolicy (no network policy engine is "
-                "enabled on it), so the policies KubeRay would create would be inert; use it on a Generic "
-                "cluster that enforces NetworkPolicy",
+                "enabled on it), so the policies KubeRay would create would be inert; use it on an AKS cluster "
+                "or a Generic cluster that enforces NetworkPolicy",
                 p=self.provider_name,
                 at="addons.kuberay.networkPolicy",
+            )
+        return self
+
+    # The providers whose History Server identity the program wires (components/*/history.py).
+    HISTORY_SERVER_PROVIDERS: ClassVar[tuple[str, ...]] = ("GCP",)
+
+    @model_validator(mode="after")
+    def _history_server_storage(self) -> ResourceSpec:
+        if self.addons.kuberay.history_server and self.provider_name not in self.HISTORY_SERVER_PROVIDERS:
+            raise fail(
+                "kuberay",
+                "the History Server reads the resource's bucket with a cloud identity of its own, which this "
+                "program creates on {s} resources only (not {p}); turn historyServer off here",
+                s=", ".join(self.HISTORY_SERVER_PROVIDERS),
+                p=self.provider_name,
+                at="addons.kuberay.historyServer",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _gpu_pool_for_the_gpu_smoke_test(self) -> ResourceSpec:
+        if not self.addons.kuberay.gpu_smoke_test:
+            return self
+        cluster = getattr(self, "cluster", None)
+        if cluster is None or not [p for p in cluster.node_pools if p.gpu is not None]:
+            raise fail(
+                "kuberay",
+                "gpuSmokeTest needs a GPU pool of this program's cluster (its labels and taints are what the job "
+                "targets): add a pool with `gpu`, or drop gpuSmokeTest",
+                at="addons.kuberay.gpuSmokeTest",
             )
         return self
 
@@ -100,6 +140,13 @@ class ResourceSpec(Strict):
     def _kueue_quota(self) -> ResourceSpec:
         """A Kueue quota left out must be one the pools can size."""
         kuberay = self.addons.kuberay
+        if kuberay.queue_quota is not None and getattr(self, "cluster", None) is not None:
+            raise fail(
+                "kuberay",
+                "the Kueue quotas of a cluster this program builds come from its pools (one ResourceFlavor per "
+                "worker pool, sized at its maxCount): drop queueQuota and set the pools' maxCount instead",
+                at="addons.kuberay.queueQuota",
+            )
         if kuberay.batch_scheduler != "kueue" or kuberay.queue_quota is not None:
             return self
         cluster = getattr(self, "cluster", None)

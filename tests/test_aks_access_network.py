@@ -138,9 +138,12 @@ def test_created_network_defaults() -> None:
     net = accepted({"network": {}}).network
     assert (net.address_space, net.node_subnet, net.existing_subnet_id) == ("10.224.0.0/12", "10.224.0.0/16", None)
     assert (net.pod_cidr, net.service_cidr, net.dns_service_ip) == ("10.244.0.0/16", "10.0.0.0/16", "10.0.0.10")
-    assert (net.dataplane, net.network_policy) == ("azure", "azure")
-    assert accepted({"network": {"dataplane": "cilium"}}).network.network_policy == "cilium"
-    assert accepted({"network": {"networkPolicy": "calico"}}).network.network_policy == "calico"
+    # Left out: Azure CNI powered by Cilium, which enforces NetworkPolicy.
+    assert (net.dataplane, net.network_policy) == ("cilium", "cilium")
+    assert accepted({"network": {"dataplane": "azure"}}).network.network_policy == "azure"
+    calico = accepted({"network": {"networkPolicy": "calico"}}).network
+    assert (calico.dataplane, calico.network_policy) == ("azure", "calico")
+    assert accepted({"network": {"networkPolicy": "cilium"}}).network.dataplane == "cilium"
 
 
 def test_existing_subnet_id_form() -> None:
@@ -228,7 +231,7 @@ def test_dns_service_ip() -> None:
 
 
 def test_network_policy_matches_the_dataplane() -> None:
-    assert problems({"network": {"networkPolicy": "cilium"}}) == [
+    assert problems({"network": {"dataplane": "azure", "networkPolicy": "cilium"}}) == [
         "resources[0].cluster.network.networkPolicy (default): 'cilium' is not a network policy engine the azure data "
         "plane runs: use azure or calico (or dataplane: cilium for cilium)"
     ]
@@ -259,10 +262,13 @@ def default_plan() -> Plan:
 
 def test_default_plan_has_no_network_of_its_own(default_plan: Plan) -> None:
     aks = inputs(default_plan, "default-aks")
+    # AKS manages the VNet; the data plane and engine are Cilium's, so NetworkPolicy is enforced.
     assert aks["networkProfile"] == {
         "networkPlugin": "azure",
         "networkPluginMode": "overlay",
         "loadBalancerSku": "standard",
+        "networkDataplane": "cilium",
+        "networkPolicy": "cilium",
     }
     assert "aadProfile" not in aks and "apiServerAccessProfile" not in aks
     assert "vnetSubnetID" not in aks["agentPoolProfiles"][0]
@@ -531,12 +537,15 @@ def test_public_api_server_without_ranges_is_flagged(
 
 
 def test_cluster_without_network_policy_is_flagged(default_plan: Plan, created_plan: Plan) -> None:
-    assert validate("aks-network-policy", cluster_record(default_plan)) == [
+    assert validate("aks-network-policy", cluster_record(default_plan)) == []  # Cilium by default
+    assert validate("aks-network-policy", cluster_record(created_plan)) == []
+    rec = cluster_record(default_plan)
+    del rec["inputs"]["networkProfile"]["networkPolicy"]
+    assert validate("aks-network-policy", rec) == [
         "the cluster has no network policy engine: NetworkPolicy objects are accepted but not enforced, and every pod "
         "can reach every other; set cluster.network.networkPolicy (azure, calico or cilium; it needs cluster.network "
         "and is fixed at creation)"
     ]
-    assert validate("aks-network-policy", cluster_record(created_plan)) == []
     rec = cluster_record(created_plan)
     rec["inputs"]["networkProfile"]["networkPolicy"] = "none"
     assert len(validate("aks-network-policy", rec)) == 1

@@ -349,7 +349,7 @@ def test_gateway_class_and_envoy_proxy(plan: Plan) -> None:
     kuberay = inputs(plan, "default-kuberay")
     assert (kuberay["chart"], kuberay["version"], kuberay["repositoryOpts"]) == (
         "kuberay-operator",
-        "1.6.2",
+        "1.7.0",
         {"repo": "https://ray-project.github.io/kuberay-helm/"},
     )
 

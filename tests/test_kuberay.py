@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from preflight.runtime import Plan, run_program
 from spec import SpecError, load_spec
@@ -84,10 +85,10 @@ def full() -> Plan:
 
 # The other schedulers, one per provider, with other options alongside.
 ROTATION = [
-    {"batchScheduler": "volcano", "smokeTest": True, "metrics": True},
+    {"batchScheduler": "volcano", "smokeTest": True, "gpuSmokeTest": True, "metrics": True},
     {"batchScheduler": "yunikorn", "authentication": "kubernetes-rbac"},
     {"batchScheduler": "scheduler-plugins"},
-    {"batchScheduler": "kai", "version": "1.7.0", "networkPolicy": True},
+    {"batchScheduler": "kai", "networkPolicy": True, "featureGates": {"RayCronJob": True}},
 ]
 
 
@@ -114,7 +115,7 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
     assert (i["name"], i["chart"], i["version"], i["namespace"], i["repositoryOpts"]) == (
         "kuberay-operator",
         "kuberay-operator",
-        "1.6.2",
+        "1.7.0",
         "kuberay-system",
         KUBERAY_REPO,
     )
@@ -176,7 +177,7 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
             "0.33.5",
             "scheduler-plugins",
             "https://scheduler-plugins.sigs.k8s.io",
-            {"scheduler": {"name": "scheduler-plugins"}},
+            {"scheduler": {"name": "scheduler-plugins-scheduler"}},
             "scheduler-plugins",
         ),
         (
@@ -222,56 +223,112 @@ def test_kueue_chart_runs_after_the_kuberay_crds(full: Plan, resource: str) -> N
         "0.19.2",
         "kueue-system",
     )
-    assert i.get("values", {}) == {} and "repositoryOpts" not in i
+    assert "repositoryOpts" not in i
+    config = yaml.safe_load(i["values"]["managerConfig"]["controllerManagerConfigYaml"])
+    # Only what Ray needs: no pod, deployment or statefulset webhooks over the platform's pods.
+    assert config["integrations"] == {
+        "frameworks": ["batch/job", "ray.io/rayjob", "ray.io/rayservice", "ray.io/raycluster"]
+    }
+    assert (config["apiVersion"], config["kind"]) == ("config.kueue.x-k8s.io/v1beta2", "Configuration")
     assert full.named(f"{resource}-kuberay")["urn"] in record["dependsOn"]
     # Kueue admits through its own ray.io integrations: KubeRay gets no batchScheduler.
     assert "batchScheduler" not in inputs(full, f"{resource}-kuberay")["values"]
 
 
-# (cpu, memory, gpu): the worker pools at maxCount. Defaults are two pools of 10 16-vCPU,
-# 64 GiB nodes; the primary adds 4 T4 nodes (16 vCPU, 110 GiB, 1 GPU); Generic is given.
-QUOTAS = {
-    "default": ("384", "1720Gi", "4"),
-    "aws": ("320", "1280Gi", "0"),
-    "gcp": ("320", "1280Gi", "0"),
-    "onprem": ("64", "256Gi", "2"),
+ON_DEMAND = {
+    "key": "node.anyscale.com/capacity-type",
+    "operator": "Equal",
+    "value": "ON_DEMAND",
+    "effect": "NoSchedule",
+}
+SPOT = {"key": "node.anyscale.com/capacity-type", "operator": "Equal", "value": "SPOT", "effect": "NoSchedule"}
+AKS_SPOT = {
+    "key": "kubernetes.azure.com/scalesetpriority",
+    "operator": "Equal",
+    "value": "spot",
+    "effect": "NoSchedule",
+}
+GPU = [
+    {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
+    {"key": "node.anyscale.com/accelerator-type", "operator": "Equal", "value": "GPU", "effect": "NoSchedule"},
+]
+
+
+def quota(cpu: str, memory: str, gpu: str) -> list[dict[str, str]]:
+    return [
+        {"name": "cpu", "nominalQuota": cpu},
+        {"name": "memory", "nominalQuota": memory},
+        {"name": "nvidia.com/gpu", "nominalQuota": gpu},
+    ]
+
+
+# Per resource: (flavor, nodeLabels, tolerations, quota at maxCount). The default pools are
+# 10 16-vCPU, 64 GiB nodes each (on-demand, spot); the primary adds 4 T4 nodes (16 vCPU,
+# 110 GiB, 1 GPU); Generic's pools are unknown: one empty flavor with the given quota.
+FLAVORS: dict[str, list[tuple[str, dict[str, str], list[dict[str, str]], list[dict[str, str]]]]] = {
+    "default": [
+        ("pool-cpu", {"node.anyscale.com/capacity-type": "ON_DEMAND"}, [ON_DEMAND], quota("160", "640Gi", "0")),
+        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT, AKS_SPOT], quota("160", "640Gi", "0")),
+        (
+            "pool-gput4",
+            {
+                "node.anyscale.com/capacity-type": "ON_DEMAND",
+                "nvidia.com/gpu.product": "NVIDIA-T4",
+                "nvidia.com/gpu.count": "1",
+                "node.anyscale.com/accelerator-type": "GPU",
+            },
+            [ON_DEMAND, *GPU],
+            quota("64", "440Gi", "4"),
+        ),
+    ],
+    "aws": [
+        ("pool-cpu", {"node.anyscale.com/capacity-type": "ON_DEMAND"}, [ON_DEMAND], quota("160", "640Gi", "0")),
+        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT], quota("160", "640Gi", "0")),
+    ],
+    "onprem": [("default-flavor", {}, [], quota("64", "256Gi", "2"))],
 }
 
 
-@pytest.mark.parametrize("resource", NAMES)
-def test_kueue_queues_are_sized_from_the_pools(full: Plan, resource: str) -> None:
-    flavor = full.named(f"{resource}-resource-flavor")
-    assert flavor["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor"
-    assert flavor["inputs"]["metadata"] == {"name": "default-flavor"}
+@pytest.mark.parametrize("resource", ["default", "aws", "onprem"])
+def test_kueue_has_a_labelled_tolerating_flavor_per_pool(full: Plan, resource: str) -> None:
     queue = full.named(f"{resource}-cluster-queue")
     assert queue["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"
     assert queue["inputs"]["metadata"] == {"name": "ray-cluster-queue"}
-    cpu, memory, gpu = QUOTAS[resource]
+    entries = []
+    for flavor, labels, tolerations, quotas in FLAVORS[resource]:
+        key = "resource-flavor" if flavor == "default-flavor" else f"resource-flavor-{flavor}"
+        record = full.named(f"{resource}-{key}")
+        assert record["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor"
+        assert record["inputs"]["metadata"] == {"name": flavor}
+        expected = {"nodeLabels": labels, "tolerations": tolerations} if labels else {}
+        assert record["inputs"].get("spec", {}) == expected
+        assert record["urn"] in queue["dependsOn"]
+        entries.append({"name": flavor, "resources": quotas})
     assert queue["inputs"]["spec"] == {
         "namespaceSelector": {},
-        "resourceGroups": [
-            {
-                "coveredResources": ["cpu", "memory", "nvidia.com/gpu"],
-                "flavors": [
-                    {
-                        "name": "default-flavor",
-                        "resources": [
-                            {"name": "cpu", "nominalQuota": cpu},
-                            {"name": "memory", "nominalQuota": memory},
-                            {"name": "nvidia.com/gpu", "nominalQuota": gpu},
-                        ],
-                    }
-                ],
-            }
-        ],
+        "resourceGroups": [{"coveredResources": ["cpu", "memory", "nvidia.com/gpu"], "flavors": entries}],
     }
-    assert {flavor["urn"], full.named(f"{resource}-kueue")["urn"]} <= set(queue["dependsOn"])
+    assert full.named(f"{resource}-kueue")["urn"] in queue["dependsOn"]
     for namespace in ("default", "kuberay-smoke-test"):
         local = full.named(f"{resource}-local-queue-{namespace}")
         assert local["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue"
         assert local["inputs"]["metadata"] == {"name": "ray-queue", "namespace": namespace}
         assert local["inputs"]["spec"] == {"clusterQueue": "ray-cluster-queue"}
         assert queue["urn"] in local["dependsOn"]
+
+
+@pytest.mark.parametrize("resource, operator", [("default", "operator-extension"), ("aws", "anyscale-operator")])
+def test_anyscale_operator_goes_after_kueue(full: Plan, rotation: Plan, resource: str, operator: str) -> None:
+    # Its chart renders the Kueue RBAC only when Kueue's API exists at render time.
+    assert full.named(f"{resource}-kueue")["urn"] in full.named(f"{resource}-{operator}")["dependsOn"]
+    assert not [u for u in rotation.named(f"{resource}-{operator}")["dependsOn"] if "kueue" in u]
+
+
+def test_kuberay_operator_goes_after_volcano(rotation: Plan) -> None:
+    # KubeRay's Volcano plugin creates PodGroups: the operator needs Volcano's CRDs at start.
+    volcano = rotation.named("default-volcano")
+    assert volcano["urn"] in rotation.named("default-kuberay")["dependsOn"]
+    assert rotation.named("default-kuberay")["urn"] not in volcano["dependsOn"]
 
 
 # --- the smoke RayJob -----------------------------------------------------------------------
@@ -320,7 +377,7 @@ def test_smoke_job_without_kueue_or_auth_has_no_queue_label(rotation: Plan) -> N
 def test_smoke_job_is_valid_against_the_rayjob_crd(full: Plan, tmp_path: Path) -> None:
     validator = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
     tool = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
-    crds = helm.CHARTS / "kuberay-operator-1.6.2" / "crds"
+    crds = helm.CHARTS / "kuberay-operator-1.7.0" / "crds"
     if not (validator.exists() and tool.exists() and crds.is_dir()):
         pytest.skip(f"crd-validate not set up (bash {tool.parent}/setup.sh) or {crds} absent")
     plan_file = tmp_path / "plan.json"
@@ -345,14 +402,13 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
         "monitoring",
         {"repo": "https://prometheus-community.github.io/helm-charts"},
     )
-    assert i["values"] == {
-        "prometheus": {
-            "prometheusSpec": {
-                "serviceMonitorSelectorNilUsesHelmValues": False,
-                "podMonitorSelectorNilUsesHelmValues": False,
-            }
+    assert i["values"]["prometheus"] == {
+        "prometheusSpec": {
+            "serviceMonitorSelectorNilUsesHelmValues": False,
+            "podMonitorSelectorNilUsesHelmValues": False,
         }
     }
+    assert sorted(i["values"]["grafana"]["dashboards"]["ray"]) == sorted(RAY_DASHBOARDS)
     kuberay = full.named(f"{resource}-kuberay")
     assert kuberay["inputs"]["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
     assert prometheus["urn"] in kuberay["dependsOn"]  # the chart's ServiceMonitor needs the CRDs
@@ -367,6 +423,48 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
         "metrics",
         "as-metrics",
         "dash-metrics",
+    ]
+
+
+# Ray's dashboards in kuberay v1.7.0 config/grafana (name -> file).
+RAY_DASHBOARDS = {
+    "ray-default": "default_grafana_dashboard.json",
+    "ray-data": "data_grafana_dashboard.json",
+    "ray-serve": "serve_grafana_dashboard.json",
+    "ray-serve-deployment": "serve_deployment_grafana_dashboard.json",
+    "ray-train": "train_grafana_dashboard.json",
+    "kuberay-operator": "KubeRay-Operator.json",
+}
+
+
+def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, tmp_path: Path) -> None:
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    values = inputs(full, "aws-prometheus")["values"]
+    objects = helm.render(
+        helm.CHARTS / "kube-prometheus-stack-88.5.3", values, "monitoring", "kube-prometheus-stack", tmp_path
+    )
+    (grafana,) = [o for o in objects if o["kind"] == "Deployment" and o["metadata"]["name"].endswith("-grafana")]
+    assert "download-dashboards" in [c["name"] for c in grafana["spec"]["template"]["spec"]["initContainers"]]
+    script = "".join(
+        o["data"].get("download_dashboards.sh", "") for o in objects if o["kind"] == "ConfigMap" and o.get("data")
+    )
+    for name, file in RAY_DASHBOARDS.items():
+        url = f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/config/grafana/{file}"
+        assert url in script and f"/var/lib/grafana/dashboards/ray/{name}.json" in script
+    providers = [o for o in objects if o["kind"] == "ConfigMap" and "dashboardproviders.yaml" in o.get("data", {})]
+    (provider,) = yaml.safe_load(providers[0]["data"]["dashboardproviders.yaml"])["providers"]
+    assert (provider["folder"], provider["options"]["path"]) == ("Ray", "/var/lib/grafana/dashboards/ray")
+    # The Ray head learns where Prometheus and Grafana are: the rendered Services' names and ports.
+    services = {o["metadata"]["name"]: o["spec"]["ports"][0]["port"] for o in objects if o["kind"] == "Service"}
+    assert (services["kube-prometheus-stack-prometheus"], services["kube-prometheus-stack-grafana"]) == (9090, 80)
+    (head,) = inputs(full, "aws-smoke-test")["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"][
+        "containers"
+    ]
+    assert head["env"] == [
+        {"name": "RAY_PROMETHEUS_HOST", "value": "http://kube-prometheus-stack-prometheus.monitoring.svc:9090"},
+        {"name": "RAY_GRAFANA_HOST", "value": "http://kube-prometheus-stack-grafana.monitoring.svc:80"},
+        {"name": "RAY_GRAFANA_IFRAME_HOST", "value": "http://127.0.0.1:3000"},
     ]
 
 
@@ -392,15 +490,16 @@ def test_kubernetes_rbac_installs_the_ray_roles(rotation: Plan) -> None:
     assert "default-ray-writer" not in names(rotation)
 
 
-def test_network_policy_turns_on_its_feature_gate_on_1_7_0(rotation: Plan) -> None:
+def test_network_policy_and_feature_gates_send_the_charts_whole_list(rotation: Plan) -> None:
     i = inputs(rotation, "onprem-kuberay")
     assert i["version"] == "1.7.0"
+    # kuberay-operator 1.7.0 values.yaml `featureGates`, with RayCronJob and the network policy gate on.
     assert i["values"]["featureGates"] == [
         {"name": "RayClusterStatusConditions", "enabled": True},
         {"name": "RayJobDeletionPolicy", "enabled": True},
         {"name": "RayMultiHostIndexing", "enabled": True},
         {"name": "RayServiceIncrementalUpgrade", "enabled": True},
-        {"name": "RayCronJob", "enabled": False},
+        {"name": "RayCronJob", "enabled": True},
         {"name": "RayClusterMTLS", "enabled": False},
         {"name": "RayClusterNetworkPolicy", "enabled": True},
         {"name": "RayClusterHistoryServer", "enabled": False},
@@ -408,7 +507,7 @@ def test_network_policy_turns_on_its_feature_gate_on_1_7_0(rotation: Plan) -> No
     assert "featureGates" not in inputs(rotation, "default-kuberay")["values"]
 
 
-# --- the operator chart at 1.6.2 reads what we set -----------------------------------------------
+# --- the operator chart at 1.7.0 reads what we set -----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -422,7 +521,7 @@ def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argum
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     objects = helm.render(
-        helm.CHARTS / "kuberay-operator-1.6.2", chart_values, "kuberay-system", "kuberay-operator", tmp_path
+        helm.CHARTS / "kuberay-operator-1.7.0", chart_values, "kuberay-system", "kuberay-operator", tmp_path
     )
     (deployment,) = [o for o in objects if o["kind"] == "Deployment"]
     assert argument in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
@@ -433,7 +532,7 @@ def test_operator_chart_renders_its_service_monitor(tmp_path: Path) -> None:
         pytest.skip(helm.unavailable())
     values = {"metrics": {"serviceMonitor": {"enabled": True}}}
     objects = helm.render(
-        helm.CHARTS / "kuberay-operator-1.6.2", values, "kuberay-system", "kuberay-operator", tmp_path
+        helm.CHARTS / "kuberay-operator-1.7.0", values, "kuberay-system", "kuberay-operator", tmp_path
     )
     (monitor,) = [o for o in objects if o["kind"] == "ServiceMonitor"]
     assert monitor["metadata"]["namespace"] == "kuberay-system"
@@ -447,8 +546,17 @@ def test_example_primary_runs_kueue_metrics_and_the_smoke_job(example_plan: Plan
     present = names(example_plan)
     assert {"default-kueue", "default-prometheus", "default-smoke-test", "default-cluster-queue"} <= present
     # Its pools: 2 x 10 D16s_v5 (16 vCPU, 64 GiB) and 4 T4 nodes (16 vCPU, 110 GiB, 1 GPU).
-    quota = inputs(example_plan, "default-cluster-queue")["spec"]["resourceGroups"][0]["flavors"][0]["resources"]
-    assert [q["nominalQuota"] for q in quota] == ["384", "1720Gi", "4"]
+    flavors = inputs(example_plan, "default-cluster-queue")["spec"]["resourceGroups"][0]["flavors"]
+    assert [(f["name"], [q["nominalQuota"] for q in f["resources"]]) for f in flavors] == [
+        ("pool-cpu", ["160", "640Gi", "0"]),
+        ("pool-cpuspot", ["160", "640Gi", "0"]),
+        ("pool-gput4", ["64", "440Gi", "4"]),
+    ]
+    flavor = inputs(example_plan, "default-resource-flavor-pool-gput4")["spec"]
+    assert flavor["nodeLabels"]["nvidia.com/gpu.product"] == "NVIDIA-T4"
+    assert {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"} in flavor[
+        "tolerations"
+    ]
     assert not {"aws-usw2-kueue", "gcp-usc1-smoke-test", "onprem-prometheus"} & present
 
 
@@ -469,26 +577,66 @@ def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
     "index, kuberay, expected",
     [
         (
-            0,
-            {"historyServer": True},
-            "resources[0].addons.kuberay.historyServer (default): is not supported: the KubeRay History Server "
-            "(kuberay/historyserver) is alpha behind the RayClusterHistoryServer feature gate of 1.7.0, with no released "
-            "chart or image (its manifests use an image you build from source), so there is nothing pinned to install; "
-            "leave it false",
-        ),
-        (
             3,
-            {"networkPolicy": True},
+            {"networkPolicy": True, "version": "1.6.2"},
             "resources[3].addons.kuberay.networkPolicy (onprem): needs the RayClusterNetworkPolicy feature gate, which "
             "KubeRay has from 1.7.0 and this program wires for chart 1.7.0 (addons.kuberay.version is 1.6.2); set "
             'addons.kuberay.version: "1.7.0"',
         ),
         (
             1,
-            {"networkPolicy": True, "version": "1.7.0"},
+            {"networkPolicy": True},
             "resources[1].addons.kuberay.networkPolicy (aws): the AWS cluster this program builds enforces no "
             "NetworkPolicy (no network policy engine is enabled on it), so the policies KubeRay would create would be "
-            "inert; use it on a Generic cluster that enforces NetworkPolicy",
+            "inert; use it on an AKS cluster or a Generic cluster that enforces NetworkPolicy",
+        ),
+        (
+            2,
+            {"networkPolicy": True},
+            "resources[2].addons.kuberay.networkPolicy (gcp): the GCP cluster this program builds enforces no "
+            "NetworkPolicy (no network policy engine is enabled on it), so the policies KubeRay would create would be "
+            "inert; use it on an AKS cluster or a Generic cluster that enforces NetworkPolicy",
+        ),
+        (
+            0,
+            {"featureGates": {"RayClusterHistoryServer": True, "RayJobsEverywhere": True}},
+            "resources[0].addons.kuberay.featureGates.RayJobsEverywhere (default): 'RayJobsEverywhere' is not a feature gate of "
+            "kuberay-operator 1.7.0: use RayClusterStatusConditions, RayJobDeletionPolicy, RayMultiHostIndexing, "
+            "RayServiceIncrementalUpgrade, RayCronJob, RayClusterMTLS, RayClusterNetworkPolicy, RayClusterHistoryServer",
+        ),
+        (
+            0,
+            {"featureGates": {"RayClusterMTLS": True}, "version": "1.6.2"},
+            "resources[0].addons.kuberay.featureGates.RayClusterMTLS (default): 'RayClusterMTLS' is not a feature gate of "
+            "kuberay-operator 1.6.2: use RayClusterStatusConditions, RayJobDeletionPolicy, RayMultiHostIndexing, "
+            "RayServiceIncrementalUpgrade, RayCronJob",
+        ),
+        (
+            0,
+            {"featureGates": {"RayCronJob": True}, "version": "1.5.1"},
+            "resources[0].addons.kuberay.featureGates (default): this program knows the feature gates of chart 1.6.2, "
+            "1.7.0 only (addons.kuberay.version is 1.5.1): setting one replaces the chart's whole list; use one of "
+            "those versions or drop featureGates",
+        ),
+        (
+            3,
+            {"networkPolicy": True, "featureGates": {"RayClusterNetworkPolicy": False}},
+            "resources[3].addons.kuberay.featureGates (onprem): networkPolicy turns on the RayClusterNetworkPolicy "
+            "gate that featureGates turns off: drop one of them",
+        ),
+        (
+            1,
+            {"batchScheduler": "scheduler-plugins", "smokeTest": True},
+            "resources[1].addons.kuberay.smokeTest (aws): cannot run with batchScheduler scheduler-plugins: KubeRay's "
+            "scheduler-plugins integration supports RayClusters only (it refuses RayJobs), so the smoke RayJob would "
+            "never run; turn smokeTest off or use another batchScheduler",
+        ),
+        (
+            1,
+            {"batchScheduler": "kueue", "queueQuota": {"cpu": 8, "memoryGi": 32}},
+            "resources[1].addons.kuberay.queueQuota (aws): the Kueue quotas of a cluster this program builds come "
+            "from its pools (one ResourceFlavor per worker pool, sized at its maxCount): drop queueQuota and set the "
+            "pools' maxCount instead",
         ),
         (
             3,
@@ -505,9 +653,9 @@ def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
         (
             0,
             {"batchScheduler": "kai", "smokeTest": True},
-            "resources[0].addons.kuberay.smokeTest (default): cannot run with batchScheduler kai: KubeRay leaves Ray pods "
-            "pending until their RayJob carries a kai.scheduler/queue label of an existing KAI Queue, and this program "
-            "creates no KAI queues; turn smokeTest off or use another batchScheduler",
+            "resources[0].addons.kuberay.smokeTest (default): cannot run with batchScheduler kai: the smoke test is a "
+            "RayJob in K8sJobMode (a submitter Job beside the Ray pods), which KubeRay's KAI integration does not "
+            "schedule; turn smokeTest off or use another batchScheduler",
         ),
         (
             0,
@@ -559,9 +707,12 @@ def test_kueue_sizes_a_pool_with_an_explicit_shape_from_that_shape() -> None:
     resources = kueue_on_one_pool(2, {"cpu": 128, "memoryGb": 4096})
     quota = load_spec(CLOUD, resources).resources[1].addons.kuberay.queue_quota
     assert quota is not None and (quota.cpu, quota.memory_gi, quota.gpu) == (256, 8192, 0)
-    resources[1]["addons"]["kuberay"]["queueQuota"] = {"cpu": 128, "memoryGi": 4096}
-    quota = load_spec(CLOUD, resources).resources[1].addons.kuberay.queue_quota
-    assert quota is not None and (quota.cpu, quota.memory_gi, quota.gpu) == (128, 4096, 0)
+
+
+def test_network_policy_is_accepted_on_aks_which_runs_cilium() -> None:
+    resources = copy.deepcopy(RESOURCES)
+    resources[0]["addons"] = {"kuberay": {"networkPolicy": True}}
+    assert load_spec(CLOUD, resources).resources[0].addons.kuberay.gates() is not None
 
 
 @pytest.mark.parametrize("shorthand, enabled", [(True, True), (False, False)])
@@ -579,9 +730,9 @@ def test_scheduler_plugins_needs_the_kubernetes_minor_it_was_built_for() -> None
     with pytest.raises(SpecError) as error:
         load_spec(CLOUD, resources)
     assert [str(p) for p in error.value.problems] == [
-        "resources[1].addons.kuberay.batchScheduler (aws): scheduler-plugins is pinned to its release for "
-        "Kubernetes 1.33 (its kube-scheduler must match the cluster's minor), but the cluster runs 1.34; "
-        "use Kubernetes 1.33 or another batchScheduler"
+        "resources[1].addons.kuberay.batchScheduler (aws): scheduler-plugins has a chart for Kubernetes 1.33 only "
+        "(its kube-scheduler must match the cluster's minor), but the cluster runs 1.34; use Kubernetes 1.33 or "
+        "another batchScheduler"
     ]
 
 
@@ -595,3 +746,122 @@ def test_kueue_quota_the_pools_overflow_names_queue_quota() -> None:
         "4000 GiB and 0 GPUs, more than a Kueue quota this program sets (1,000,000 vCPUs, 100,000,000 GiB, "
         "100,000 GPUs): lower the pools' maxCount or set addons.kuberay.queueQuota"
     ]
+
+
+# --- the other charts at their pins read what we set ---------------------------------------------
+
+
+def test_scheduler_plugins_answers_to_the_name_kuberay_stamps(rotation: Plan, tmp_path: Path) -> None:
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    values = inputs(rotation, "gcp-scheduler-plugins")["values"]
+    objects = helm.render(
+        helm.CHARTS / "scheduler-plugins-0.33.5", values, "scheduler-plugins", "scheduler-plugins", tmp_path
+    )
+    (config,) = [o for o in objects if o["kind"] == "ConfigMap" and "scheduler-config.yaml" in o.get("data", {})]
+    profiles = yaml.safe_load(config["data"]["scheduler-config.yaml"])["profiles"]
+    # KubeRay v1.7.0 batchscheduler/scheduler-plugins/scheduler_plugins.go: schedulerName.
+    assert [p["schedulerName"] for p in profiles] == ["scheduler-plugins-scheduler"]
+
+
+def webhooks(objects: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {w["name"]: w for o in objects if o["kind"].endswith("WebhookConfiguration") for w in o.get("webhooks", [])}
+
+
+def excluded(webhook: dict[str, Any]) -> set[str]:
+    (expression,) = webhook["namespaceSelector"]["matchExpressions"]
+    assert (expression["key"], expression["operator"]) == ("kubernetes.io/metadata.name", "NotIn")
+    return set(expression["values"])
+
+
+def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(full: Plan, tmp_path: Path) -> None:
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    ours = webhooks(
+        helm.render(
+            helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", tmp_path
+        )
+    )
+    for kind in ("pod", "deployment", "statefulset"):
+        assert (ours[f"m{kind}.kb.io"]["failurePolicy"], ours[f"v{kind}.kb.io"]["failurePolicy"]) == (
+            "Ignore",
+            "Ignore",
+        )
+    # Every namespace a chart of this plan installs into is outside Kueue's fail-closed webhooks.
+    platform = {r["inputs"]["namespace"] for r in full.resources if r["type"] == "kubernetes:helm.sh/v3:Release"}
+    platform |= {"kube-system", "anyscale-operator"}
+    for name in ("mjob.kb.io", "mrayjob.kb.io", "mraycluster.kb.io", "mrayservice.kb.io"):
+        assert ours[name]["failurePolicy"] == "Fail"
+        assert platform <= excluded(ours[name]) and "default" not in excluded(ours[name])
+    # The chart's own values: pods fail closed everywhere but kube-system and kueue-system.
+    defaults = webhooks(helm.render(helm.CHARTS / "kueue-0.19.2", {}, "kueue-system", "kueue", tmp_path / "d"))
+    assert defaults["mpod.kb.io"]["failurePolicy"] == "Fail"
+    assert excluded(defaults["mpod.kb.io"]) == {"kube-system", "kueue-system"}
+
+
+# --- the GPU smoke RayJob ---------------------------------------------------------------------
+
+
+def test_gpu_smoke_job_asks_for_one_gpu_on_the_gpu_pool(rotation: Plan, tmp_path: Path) -> None:
+    job = rotation.named("default-gpu-smoke-test")
+    assert job["type"] == "kubernetes:ray.io/v1:RayJob"
+    meta = job["inputs"]["metadata"]
+    assert (meta["name"], meta["namespace"]) == ("kuberay-gpu-smoke-test", "kuberay-smoke-test")
+    assert meta["annotations"] == {
+        "pulumi.com/waitFor": "jsonpath={.status.jobStatus}=SUCCEEDED",
+        "pulumi.com/timeoutSeconds": "1800",
+    }
+    spec = job["inputs"]["spec"]
+    assert spec["activeDeadlineSeconds"] == 1740 and "ray.get_gpu_ids()" in spec["entrypoint"]
+    (group,) = spec["rayClusterSpec"]["workerGroupSpecs"]
+    assert (group["groupName"], group["replicas"], group["minReplicas"], group["maxReplicas"]) == ("gpu", 1, 1, 1)
+    pod = group["template"]["spec"]
+    (worker,) = pod["containers"]
+    assert worker["image"] == "rayproject/ray:2.52.0-gpu"
+    assert worker["resources"]["limits"]["nvidia.com/gpu"] == "1"
+    # The T4 pool's labels (the operator chart's azure T4 value) and its three taints.
+    assert pod["nodeSelector"] == {
+        "node.anyscale.com/capacity-type": "ON_DEMAND",
+        "nvidia.com/gpu.product": "NVIDIA-T4",
+        "nvidia.com/gpu.count": "1",
+        "node.anyscale.com/accelerator-type": "GPU",
+    }
+    assert pod["tolerations"] == [ON_DEMAND, *GPU]
+    pool = inputs(rotation, "default-pool-gput4")
+    assert pool["nodeLabels"] == pod["nodeSelector"]
+    assert sorted(pool["nodeTaints"]) == sorted(f"{t['key']}={t['value']}:{t['effect']}" for t in pod["tolerations"])
+    assert "aws-gpu-smoke-test" not in names(rotation)
+    urns = {rotation.named(f"default-{k}")["urn"] for k in ("kuberay", "smoke-namespace", "volcano")}
+    assert urns <= set(job["dependsOn"])
+    validator = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
+    tool = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
+    crds = helm.CHARTS / "kuberay-operator-1.7.0" / "crds"
+    if not (validator.exists() and tool.exists() and crds.is_dir()):
+        pytest.skip(f"crd-validate not set up (bash {tool.parent}/setup.sh) or {crds} absent")
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(rotation.to_json()))
+    result = subprocess.run(
+        [str(validator), str(tool), str(crds), str(plan_file)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0 and "TOTAL violations: 0" in result.stdout, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "index, kuberay, expected",
+    [
+        (
+            0,
+            {"gpuSmokeTest": True},
+            "resources[0].addons.kuberay.gpuSmokeTest (default): gpuSmokeTest runs beside the smoke test: set "
+            "smokeTest: true (or drop gpuSmokeTest)",
+        ),
+        (
+            1,
+            {"smokeTest": True, "gpuSmokeTest": True},
+            "resources[1].addons.kuberay.gpuSmokeTest (aws): gpuSmokeTest needs a GPU pool of this program's cluster "
+            "(its labels and taints are what the job targets): add a pool with `gpu`, or drop gpuSmokeTest",
+        ),
+    ],
+)
+def test_gpu_smoke_test_refusals(index: int, kuberay: dict[str, Any], expected: str) -> None:
+    assert problems(index, kuberay) == [expected]

@@ -257,7 +257,7 @@ def test_crds_are_their_own_resources_before_the_controllers(dev: dict[str, Any]
     }
     assert kuberay_crds["type"] == "kubernetes:yaml/v2:ConfigGroup"
     assert kuberay_crds["inputs"]["files"] == [
-        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.6.2/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
+        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
         for kind in ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
     ]
     for release, crds in (("default-envoy-gateway", envoy_crds), ("default-kuberay", kuberay_crds)):
@@ -267,13 +267,13 @@ def test_crds_are_their_own_resources_before_the_controllers(dev: dict[str, Any]
 
 def test_a_version_bump_changes_the_crds_in_the_same_update(dev: dict[str, Any]) -> None:
     values = stack_values("dev")
-    resources_of(values)[0]["addons"] = {"envoyGateway": {"version": "v1.7.1"}, "kuberay": {"version": "1.7.0"}}
+    resources_of(values)[0]["addons"] = {"envoyGateway": {"version": "v1.7.1"}, "kuberay": {"version": "1.7.1"}}
     changes = {c.name: c for c in diff_plans(dev, run_program("dev", values).to_json())}
     for name in ("default-envoy-gateway-crds", "default-kuberay-crds", "default-envoy-gateway", "default-kuberay"):
         assert changes[name].action == "update", name
     assert [p.path for p in changes["default-kuberay-crds"].properties] == [f"files[{i}]" for i in range(4)]
     assert changes["default-kuberay-crds"].properties[0].new == (
-        "https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/helm-chart/kuberay-operator/crds/ray.io_rayclusters.yaml"
+        "https://raw.githubusercontent.com/ray-project/kuberay/v1.7.1/helm-chart/kuberay-operator/crds/ray.io_rayclusters.yaml"
     )
 
 

@@ -139,7 +139,7 @@ def test_certificate_secret_names_turn_every_underscore_into_a_dash() -> None:
 
 @pytest.fixture(scope="module")
 def kuberay_v_run() -> tuple[Plan, dict[str, str]]:
-    """One program run of the example's `default` resource with `kuberay.version: v1.6.2` (the
+    """One program run of the example's `default` resource with `kuberay.version: v1.7.0` (the
     spec allows the `v`); also returns the plugin version each registration asked the engine for
     (the plan does not record it)."""
     requested: dict[str, str] = {}
@@ -152,7 +152,7 @@ def kuberay_v_run() -> tuple[Plan, dict[str, str]]:
     values = stack_values("example")
     resources = values["anyscale-cloud:resources"]
     del resources[1:]
-    resources[0]["addons"]["kuberay"]["version"] = "v1.6.2"
+    resources[0]["addons"]["kuberay"]["version"] = "v1.7.0"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(runtime.RecordingMonitor, "RegisterResource", spy)
         plan = run_program("example", values)
@@ -160,10 +160,10 @@ def kuberay_v_run() -> tuple[Plan, dict[str, str]]:
 
 
 def test_a_v_prefixed_kuberay_version_takes_the_crds_of_that_tag(kuberay_v_run: tuple[Plan, dict[str, str]]) -> None:
-    # `kuberay.version: v1.6.2`: the CRDs come from the kuberay tag v1.6.2, not "vv1.6.2".
+    # `kuberay.version: v1.7.0`: the CRDs come from the kuberay tag v1.7.0, not "vv1.7.0".
     plan, _ = kuberay_v_run
     assert plan.named("default-kuberay-crds")["inputs"]["files"] == [
-        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.6.2/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
+        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
         for kind in ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
     ]
 

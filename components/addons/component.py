@@ -8,7 +8,7 @@ elsewhere, configured with the same keys either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
@@ -19,6 +19,8 @@ from components import defaults
 from components.addons.crds import GATEWAY_CRDS_CHART, GATEWAY_CRDS_VALUES, kuberay_crd_urls, take_over_crd
 from components.addons.gateway import ENVOY_API, GATEWAY_API, KubernetesObject, envoy_proxy_spec, gateway_listeners
 from components.addons.operator import as_extension_setting, nest, operator_settings, operator_values
+from components.kuberay.flavors import Flavor
+from components.kuberay.history import install_history_server
 from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from components.target import Target
@@ -47,6 +49,8 @@ class AddonsArgs:
     addons: AddonsSpec
     # The registration record; on Generic the operator goes only after it (see below).
     registration: pulumi.Resource | None = None
+    # The worker pools' Kueue flavors (components/kuberay/flavors.py); none on Generic.
+    flavors: list[Flavor] = field(default_factory=list)
 
 
 class ClusterAddons(pulumi.ComponentResource):
@@ -106,7 +110,17 @@ class ClusterAddons(pulumi.ComponentResource):
             pulumi.ResourceOptions(depends_on=[envoy_crds]),
             skip_crds=True,
         )
-        install_kuberay(self._name, versions.kuberay, KUBERAY_NAMESPACE, self._release, self._k8s, crds=kuberay_crds)
+        kueue = install_kuberay(
+            self._name,
+            versions.kuberay,
+            KUBERAY_NAMESPACE,
+            self._release,
+            self._k8s,
+            crds=kuberay_crds,
+            flavors=args.flavors,
+        )
+        if versions.kuberay.history_server and target.history_identity is not None:
+            install_history_server(self._name, target.provider, target.bucket_uri, target.history_identity, self._k8s)
         if target.install_device_plugin:
             plugin = Chart(
                 "nvidia-device-plugin",
@@ -136,9 +150,9 @@ class ClusterAddons(pulumi.ComponentResource):
         settings = {**extra, **operator_settings(target, args.cloud_resource_id, self.gateway_address)}
         protected = {**extra_secrets, **target.protected_settings}
         self.operator = (
-            self._extension(settings, protected, args)
+            self._extension(settings, protected, args, kueue)
             if target.operator_extension is not None
-            else self._operator_chart(settings, protected, args, namespace)
+            else self._operator_chart(settings, protected, args, namespace, kueue)
         )
         self.register_outputs({"gateway_address": self.gateway_address})
 
@@ -206,7 +220,7 @@ class ClusterAddons(pulumi.ComponentResource):
         )
 
     def _extension(
-        self, settings: dict[str, Any], protected: dict[str, Any], args: AddonsArgs
+        self, settings: dict[str, Any], protected: dict[str, Any], args: AddonsArgs, kueue: pulumi.Resource | None
     ) -> kubernetesconfiguration.Extension:
         ext = self._target.operator_extension
         assert ext is not None
@@ -231,11 +245,18 @@ class ClusterAddons(pulumi.ComponentResource):
                 provider=ext.azure_provider,
                 deleted_with=self._target.cluster,
                 additional_secret_outputs=["configurationProtectedSettings"],
+                # The operator's chart renders its Kueue RBAC only when Kueue's API exists.
+                depends_on=[kueue] if kueue is not None else None,
             ),
         )
 
     def _operator_chart(
-        self, settings: dict[str, Any], protected: dict[str, Any], args: AddonsArgs, namespace: pulumi.Resource
+        self,
+        settings: dict[str, Any],
+        protected: dict[str, Any],
+        args: AddonsArgs,
+        namespace: pulumi.Resource,
+        kueue: pulumi.Resource | None,
     ) -> k8s.helm.v3.Release:
         # Secret values stay secret inside the otherwise reviewable values tree, and the
         # release's `values` output (which echoes them) is secret in the state too.
@@ -253,7 +274,8 @@ class ClusterAddons(pulumi.ComponentResource):
             chart,
             values,
             pulumi.ResourceOptions(
-                depends_on=[namespace],
+                # Its chart renders the Kueue RBAC only when Kueue's API exists at render time.
+                depends_on=[namespace] + ([kueue] if kueue is not None else []),
                 additional_secret_outputs=secret_outputs,
                 deleted_with=self._after_registration or self._target.cluster,
             ),

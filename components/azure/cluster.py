@@ -14,6 +14,7 @@ from components.azure.network import NodeNetwork
 from components.names import aks_cluster_name, aks_dns_prefix
 from components.scope import Scope
 from spec import AksClusterSpec, AzureResource
+from spec.aks import DEFAULT_DATAPLANE
 
 # The AKS Entra ID server application: the audience of every cluster's tokens, the same in
 # every tenant (kubelogin's docs, "Using kubelogin with AKS").
@@ -78,14 +79,19 @@ def entra_args(cluster: AksClusterSpec) -> dict[str, Any]:
 
 
 def network_profile(cluster: AksClusterSpec) -> dict[str, Any]:
-    """Azure CNI overlay: nodes take subnet addresses, pods overlay ones (podCidr)."""
+    """Azure CNI overlay: nodes take subnet addresses, pods overlay ones (podCidr); a
+    NetworkPolicy engine on every cluster."""
     profile: dict[str, Any] = {
         "network_plugin": "azure",
         "network_plugin_mode": "overlay",
         "load_balancer_sku": "standard",
     }
     net = cluster.network
-    if net is not None:
+    if net is None:
+        # AKS manages the VNet; the data plane and policy engine are still ours to pick, so
+        # NetworkPolicy is enforced on every cluster (spec/aks.py DEFAULT_DATAPLANE).
+        profile |= {"network_dataplane": DEFAULT_DATAPLANE, "network_policy": DEFAULT_DATAPLANE}
+    else:
         profile |= {
             "network_dataplane": net.dataplane,
             "network_policy": net.network_policy,

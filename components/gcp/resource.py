@@ -8,6 +8,7 @@ import pulumi_gcp as gcp
 from components.gcp.apis import AfterApis, build_apis
 from components.gcp.bucket import build_bucket
 from components.gcp.cluster import build_cluster, cluster_kubeconfig
+from components.gcp.history import build_history_identity
 from components.gcp.identity import build_account, build_node_account
 from components.gcp.network import build_network
 from components.gcp.pools import PoolArgs, build_pools, build_system_pool
@@ -45,6 +46,9 @@ class GkeTarget(pulumi.ComponentResource):
         bucket = build_bucket(scope, spec, operator.member)
         kubeconfig = cluster_kubeconfig(spec, cluster)
         email = operator.account.email
+        history = (
+            build_history_identity(scope, spec, cluster, bucket.uri) if spec.addons.kuberay.history_server else None
+        )
         self.target = Target(
             provider="GCP",
             region=spec.region,
@@ -69,6 +73,7 @@ class GkeTarget(pulumi.ComponentResource):
             # GKE installs the drivers and its own device plugin on GPU nodes; a second
             # plugin would crash-loop and fail the atomic release.
             install_device_plugin=False,
+            history_identity=history,
             ready=[
                 cluster,
                 *pools,

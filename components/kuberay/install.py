@@ -14,6 +14,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.kuberay import values
+from components.kuberay.flavors import Flavor
 from spec import KubeRaySpec
 from spec.data import kuberay_charts as charts
 from spec.data.versions import KUBERAY_REPO
@@ -24,10 +25,19 @@ Releaser = Callable[..., k8s.helm.v3.Release]
 
 
 def install_kuberay(
-    name: str, spec: KubeRaySpec, namespace: str, release: Releaser, opts: pulumi.ResourceOptions, crds: pulumi.Resource
-) -> k8s.helm.v3.Release:
+    name: str,
+    spec: KubeRaySpec,
+    namespace: str,
+    release: Releaser,
+    opts: pulumi.ResourceOptions,
+    crds: pulumi.Resource,
+    flavors: list[Flavor],
+) -> pulumi.Resource | None:
     """`opts` are ClusterAddons' options for in-cluster objects (parent, provider, deletedWith);
-    `crds` the ray.io CRDs, applied before the operator (whose release skips the chart's)."""
+    `crds` the ray.io CRDs, applied before the operator (whose release skips the chart's);
+    `flavors` the worker pools' Kueue flavors (flavors.pool_flavors). Returns Kueue's
+    release when Kueue is installed: the Anyscale operator's chart renders its Kueue RBAC
+    only when Kueue's API exists, so it goes after it."""
 
     def after(*resources: pulumi.Resource) -> pulumi.ResourceOptions:
         return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=list(resources)))
@@ -41,13 +51,18 @@ def install_kuberay(
 
     prometheus = None
     if spec.metrics.install_prometheus:
-        prometheus = release("prometheus", charts.PROMETHEUS, values.prometheus_values(), None)
+        prometheus = release("prometheus", charts.PROMETHEUS, values.prometheus_values(spec.version), None)
+    pin = charts.SCHEDULERS.get(spec.batch_scheduler)
+    volcano = None
+    if spec.batch_scheduler == "volcano" and pin is not None:
+        # KubeRay's Volcano plugin creates PodGroups: the operator needs Volcano's CRDs when it starts.
+        volcano = release("volcano", pin, values.scheduler_values("volcano"), None)
     operator = release(
         "kuberay",
         charts.Pin("kuberay-operator", "kuberay-operator", spec.version, namespace, KUBERAY_REPO),
         values.operator_values(spec),
         # The chart's ServiceMonitor needs the Prometheus Operator's CRDs.
-        pulumi.ResourceOptions(depends_on=[crds] + ([prometheus] if prometheus is not None else [])),
+        pulumi.ResourceOptions(depends_on=[crds] + [r for r in (prometheus, volcano) if r is not None]),
         skip_crds=True,
     )
     if spec.metrics.enabled:
@@ -60,12 +75,14 @@ def install_kuberay(
             k8s.rbac.v1.ClusterRole(f"{name}-{role}", metadata={"name": role}, rules=rules, opts=opts)
 
     scheduler_ready: list[pulumi.Resource] = []
-    pin = charts.SCHEDULERS.get(spec.batch_scheduler)
-    if pin is not None:
+    if volcano is not None:
+        scheduler_ready.append(volcano)
+    elif pin is not None:
         # Kueue turns on its ray.io integrations only for CRDs that exist when it starts.
         extra = pulumi.ResourceOptions(depends_on=[operator]) if spec.batch_scheduler == "kueue" else None
         scheduler = release(spec.batch_scheduler, pin, values.scheduler_values(spec.batch_scheduler), extra)
         scheduler_ready.append(scheduler)
+    kueue = scheduler_ready[0] if spec.batch_scheduler == "kueue" else None
 
     smoke_namespace = None
     if spec.smoke_test:
@@ -75,21 +92,18 @@ def install_kuberay(
 
     if spec.batch_scheduler == "kueue":
         assert spec.queue_quota is not None  # filled by the spec from the pools
-        flavor = custom(
-            "resource-flavor",
-            values.KUEUE_API,
-            "ResourceFlavor",
-            {"name": values.RESOURCE_FLAVOR},
-            {},
-            *scheduler_ready,
-        )
+        made, entries = [], []
+        for flavor_name, body, entry in values.queue_flavors(flavors, spec.queue_quota):
+            key = "resource-flavor" if flavor_name == values.RESOURCE_FLAVOR else f"resource-flavor-{flavor_name}"
+            made.append(custom(key, values.KUEUE_API, "ResourceFlavor", {"name": flavor_name}, body, *scheduler_ready))
+            entries.append(entry)
         queue = custom(
             "cluster-queue",
             values.KUEUE_API,
             "ClusterQueue",
             {"name": values.CLUSTER_QUEUE},
-            values.cluster_queue(spec.queue_quota),
-            flavor,
+            values.cluster_queue(entries),
+            *made,
             *scheduler_ready,
         )
         for ns in values.local_queue_namespaces(spec):
@@ -105,18 +119,22 @@ def install_kuberay(
             scheduler_ready.append(local)
 
     if smoke_namespace is not None:
-        job = values.smoke_job(spec)
-        # A finished RayJob is never run again by the operator, and its old SUCCEEDED would
-        # satisfy the wait at once: any change makes a new job (the old one deleted first).
-        k8s.apiextensions.CustomResource(
-            f"{name}-smoke-test",
-            api_version="ray.io/v1",
-            kind="RayJob",
-            metadata=job["metadata"],
-            spec=job["spec"],
-            opts=pulumi.ResourceOptions.merge(
-                after(operator, smoke_namespace, *scheduler_ready),
-                pulumi.ResourceOptions(replace_on_changes=["spec"], delete_before_replace=True),
-            ),
-        )
-    return operator
+        jobs = {"smoke-test": values.smoke_job(spec)}
+        gpu_pools = [f for f in flavors if f.gpu > 0]
+        if spec.gpu_smoke_test and gpu_pools:  # the spec requires a GPU pool
+            jobs["gpu-smoke-test"] = values.gpu_smoke_job(spec, gpu_pools[0])
+        for key, job in jobs.items():
+            # A finished RayJob is never run again by the operator, and its old SUCCEEDED would
+            # satisfy the wait at once: any change makes a new job (the old one deleted first).
+            k8s.apiextensions.CustomResource(
+                f"{name}-{key}",
+                api_version="ray.io/v1",
+                kind="RayJob",
+                metadata=job["metadata"],
+                spec=job["spec"],
+                opts=pulumi.ResourceOptions.merge(
+                    after(operator, smoke_namespace, *scheduler_ready),
+                    pulumi.ResourceOptions(replace_on_changes=["spec"], delete_before_replace=True),
+                ),
+            )
+    return kueue

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import yaml
+
+from components.kuberay.flavors import Flavor
 from spec import KubeRaySpec, QueueQuotaSpec
 from spec.data import kuberay_charts as charts
 
@@ -17,19 +20,52 @@ BATCH_SCHEDULER_NAMES: Final = {
     "scheduler-plugins": "scheduler-plugins",
     "kai": "kai-scheduler",
 }
-# The chart's default `featureGates` at 1.7.0 (helm-chart/kuberay-operator/values.yaml): a
-# list, so setting one gate means repeating the others.
-FEATURE_GATES_1_7_0: Final = (
-    ("RayClusterStatusConditions", True),
-    ("RayJobDeletionPolicy", True),
-    ("RayMultiHostIndexing", True),
-    ("RayServiceIncrementalUpgrade", True),
-    ("RayCronJob", False),
-    ("RayClusterMTLS", False),
-    ("RayClusterNetworkPolicy", False),
-    ("RayClusterHistoryServer", False),
-)
+SCHEDULER_PLUGINS_NAME: Final = "scheduler-plugins-scheduler"
 KUEUE_API: Final = "kueue.x-k8s.io/v1beta2"  # the storage version of Kueue 0.19's CRDs
+# Kueue's manager configuration: the chart's default (charts/kueue values.yaml at v0.19.2,
+# managerConfig.controllerManagerConfigYaml) with the integrations cut to what Ray needs.
+# The chart's defaults also manage plain pods, deployments and statefulsets, through
+# fail-closed webhooks on every namespace but kube-system and kueue-system, so while
+# Kueue is down no operator, gateway or Prometheus pod could start. The chart renders a
+# webhook only for the frameworks listed here.
+KUEUE_FRAMEWORKS: Final = ("batch/job", "ray.io/rayjob", "ray.io/rayservice", "ray.io/raycluster")
+# Kueue's webhooks for the listed frameworks fail closed; they skip these namespaces (what
+# the program installs into: the platform's own Jobs, such as Helm hooks, never wait on
+# Kueue). Ray jobs go anywhere else, e.g. `default`.
+KUEUE_UNMANAGED_NAMESPACES: Final = (
+    "kube-system",
+    "kueue-system",
+    "anyscale-operator",
+    "envoy-gateway-system",
+    "kuberay-system",
+    "monitoring",
+    "nvidia-device-plugin",
+)
+KUEUE_CONFIG: Final[dict[str, Any]] = {
+    "apiVersion": "config.kueue.x-k8s.io/v1beta2",
+    "kind": "Configuration",
+    "health": {"healthProbeBindAddress": ":8081"},
+    "metrics": {"bindAddress": ":8443"},
+    "webhook": {"port": 9443},
+    "leaderElection": {"leaderElect": True, "resourceName": "c1f6bfd2.kueue.x-k8s.io"},
+    "controller": {
+        "groupKindConcurrency": {
+            "Job.batch": 5,
+            "Pod": 5,
+            "Workload.kueue.x-k8s.io": 10,
+            "LocalQueue.kueue.x-k8s.io": 5,
+            "ClusterQueue.kueue.x-k8s.io": 5,
+            "ResourceFlavor.kueue.x-k8s.io": 1,
+        }
+    },
+    "clientConnection": {"qps": 300, "burst": 500},
+    "managedJobsNamespaceSelector": {
+        "matchExpressions": [
+            {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": list(KUEUE_UNMANAGED_NAMESPACES)}
+        ]
+    },
+    "integrations": {"frameworks": list(KUEUE_FRAMEWORKS)},
+}
 RESOURCE_FLAVOR: Final = "default-flavor"
 CLUSTER_QUEUE: Final = "ray-cluster-queue"
 LOCAL_QUEUE: Final = "ray-queue"
@@ -51,11 +87,9 @@ def operator_values(spec: KubeRaySpec) -> dict[str, Any]:
     if spec.metrics.enabled:
         # The chart's own ServiceMonitor for the operator's /metrics (port http, 8080).
         values["metrics"] = {"serviceMonitor": {"enabled": True}}
-    if spec.network_policy:
-        values["featureGates"] = [
-            {"name": gate, "enabled": enabled or gate == "RayClusterNetworkPolicy"}
-            for gate, enabled in FEATURE_GATES_1_7_0
-        ]
+    gates = spec.gates()
+    if gates is not None:
+        values["featureGates"] = gates  # the chart's whole list: a value replaces it
     return values
 
 
@@ -67,23 +101,74 @@ def scheduler_values(scheduler: str) -> dict[str, Any]:
         # operator's too) to YuniKorn; KubeRay stamps schedulerName on Ray pods itself.
         return {"embedAdmissionController": False}
     if scheduler == "scheduler-plugins":
-        # KubeRay sets schedulerName: scheduler-plugins on Ray pods; the second scheduler
-        # answers to its `scheduler.name` (default scheduler-plugins-scheduler).
-        return {"scheduler": {"name": "scheduler-plugins"}}
+        # KubeRay stamps schedulerName: scheduler-plugins-scheduler on Ray pods
+        # (batchscheduler/scheduler-plugins/scheduler_plugins.go); the second scheduler
+        # answers to its `scheduler.name`, which must stay that name (the chart's default).
+        return {"scheduler": {"name": SCHEDULER_PLUGINS_NAME}}
+    if scheduler == "kueue":
+        return {"managerConfig": {"controllerManagerConfigYaml": yaml.safe_dump(KUEUE_CONFIG, sort_keys=False)}}
     return {}
 
 
-def prometheus_values() -> dict[str, Any]:
+# Ray's Grafana dashboards as KubeRay ships them (config/grafana at the operator's tag; each
+# selects its Prometheus with a `datasource` variable, so they import as they are).
+RAY_DASHBOARDS: Final = {
+    "ray-default": "default_grafana_dashboard.json",
+    "ray-data": "data_grafana_dashboard.json",
+    "ray-serve": "serve_grafana_dashboard.json",
+    "ray-serve-deployment": "serve_deployment_grafana_dashboard.json",
+    "ray-train": "train_grafana_dashboard.json",
+    "kuberay-operator": "KubeRay-Operator.json",
+}
+DASHBOARD_URL: Final = "https://raw.githubusercontent.com/ray-project/kuberay/v{version}/config/grafana/{file}"
+DASHBOARD_DIR: Final = "/var/lib/grafana/dashboards/ray"
+
+
+def prometheus_values(version: str) -> dict[str, Any]:
     # By default the stack's Prometheus selects only monitors labelled with its release;
     # ours (the operator's ServiceMonitor, the Ray PodMonitors) carry no such label.
+    # Grafana downloads the Ray dashboards at start (its chart's `dashboards` url entries,
+    # read from the provider `ray`, shown in the folder Ray).
+    tag = version.removeprefix("v")
+    provider = {
+        "name": "ray",
+        "orgId": 1,
+        "folder": "Ray",
+        "type": "file",
+        "disableDeletion": False,
+        "editable": True,
+        "options": {"path": DASHBOARD_DIR},
+    }
     return {
         "prometheus": {
             "prometheusSpec": {
                 "serviceMonitorSelectorNilUsesHelmValues": False,
                 "podMonitorSelectorNilUsesHelmValues": False,
             }
-        }
+        },
+        "grafana": {
+            "dashboardProviders": {"dashboardproviders.yaml": {"apiVersion": 1, "providers": [provider]}},
+            "dashboards": {
+                "ray": {
+                    key: {"url": DASHBOARD_URL.format(version=tag, file=file)} for key, file in RAY_DASHBOARDS.items()
+                }
+            },
+        },
     }
+
+
+# Where the Ray head's dashboard finds kube-prometheus-stack (its Services in `monitoring`,
+# release kube-prometheus-stack), after Ray's "Using Prometheus and Grafana" guide for KubeRay.
+RAY_MONITORING_ENV: Final = {
+    "RAY_PROMETHEUS_HOST": "http://kube-prometheus-stack-prometheus.monitoring.svc:9090",
+    "RAY_GRAFANA_HOST": "http://kube-prometheus-stack-grafana.monitoring.svc:80",
+    # What the browser opens: Grafana through `kubectl port-forward ... 3000:80`.
+    "RAY_GRAFANA_IFRAME_HOST": "http://127.0.0.1:3000",
+}
+
+
+def ray_monitoring_env() -> list[dict[str, str]]:
+    return [{"name": k, "value": v} for k, v in RAY_MONITORING_ENV.items()]
 
 
 def _ray_cluster_label(port: str) -> dict[str, Any]:
@@ -118,21 +203,32 @@ def _gi(value: int) -> str:
     return f"{value}Gi"
 
 
-def cluster_queue(quota: QueueQuotaSpec) -> dict[str, Any]:
-    """One flavor for every node (an empty ResourceFlavor matches any), quotas from the pools."""
-    resources = [
-        {"name": "cpu", "nominalQuota": str(quota.cpu)},
-        {"name": "memory", "nominalQuota": _gi(quota.memory_gi)},
-        {"name": "nvidia.com/gpu", "nominalQuota": str(quota.gpu)},
+COVERED: Final = ("cpu", "memory", "nvidia.com/gpu")
+
+
+def _quotas(cpu: int, memory_gi: int, gpu: int) -> list[dict[str, str]]:
+    return [
+        {"name": "cpu", "nominalQuota": str(cpu)},
+        {"name": "memory", "nominalQuota": _gi(memory_gi)},
+        {"name": "nvidia.com/gpu", "nominalQuota": str(gpu)},
     ]
+
+
+def queue_flavors(flavors: list[Flavor], quota: QueueQuotaSpec) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(name, ResourceFlavor spec, ClusterQueue flavor entry) per flavor: one per worker pool,
+    each with that pool's quota; without known pools (Generic) one empty flavor, which
+    matches every node, with the given quota."""
+    if not flavors:
+        entry = {"name": RESOURCE_FLAVOR, "resources": _quotas(quota.cpu, quota.memory_gi, quota.gpu)}
+        return [(RESOURCE_FLAVOR, {}, entry)]
+    return [(f.name, f.spec(), {"name": f.name, "resources": _quotas(f.cpu, f.memory_gi, f.gpu)}) for f in flavors]
+
+
+def cluster_queue(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The one ClusterQueue over the flavors, tried in order."""
     return {
         "namespaceSelector": {},  # every namespace may have a LocalQueue pointing here
-        "resourceGroups": [
-            {
-                "coveredResources": [r["name"] for r in resources],
-                "flavors": [{"name": RESOURCE_FLAVOR, "resources": resources}],
-            }
-        ],
+        "resourceGroups": [{"coveredResources": list(COVERED), "flavors": entries}],
     }
 
 
@@ -143,11 +239,13 @@ def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
         'python -c "import ray; ray.init(); square = ray.remote(lambda x: x * x); '
         "assert sum(ray.get([square.remote(i) for i in range(100)])) == 328350; print('kuberay smoke test ok')\""
     )
-    container = {
+    container: dict[str, Any] = {
         "name": "ray-head",
         "image": RAY_IMAGE,
         "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "1", "memory": "2Gi"}},
     }
+    if spec.metrics.install_prometheus:
+        container["env"] = ray_monitoring_env()
     cluster: dict[str, Any] = {
         "rayVersion": RAY_VERSION,
         "headGroupSpec": {"rayStartParams": {}, "template": {"spec": {"containers": [container]}}},
@@ -177,6 +275,46 @@ def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
         "rayClusterSpec": cluster,
     }
     return {"metadata": metadata, "spec": body}
+
+
+GPU_RAY_IMAGE: Final = "rayproject/ray:2.52.0-gpu"  # Ray's CUDA image of the same release
+GPU_SMOKE_TIMEOUT_SECONDS: Final = 1800  # a GPU node from zero, its driver and a multi-GB image
+
+
+def gpu_smoke_job(spec: KubeRaySpec, pool: Flavor) -> dict[str, Any]:
+    """The GPU smoke RayJob: the smoke job's head (system pool) and one worker asking for
+    one `nvidia.com/gpu` on `pool`'s nodes (its labels as node selector, its taints
+    tolerated), so a success proves labels, taints, the autoscaler and the device plugin."""
+    job = smoke_job(spec)
+    entrypoint = (
+        'python -c "import ray; ray.init(); gpus = ray.remote(num_gpus=1)(lambda: ray.get_gpu_ids()); '
+        "ids = ray.get(gpus.remote()); assert len(ids) == 1, ids; print('kuberay gpu smoke test ok', ids)\""
+    )
+    worker = {
+        "name": "ray-worker",
+        "image": GPU_RAY_IMAGE,
+        "resources": {
+            "requests": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": "1"},
+            "limits": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": "1"},
+        },
+    }
+    job["spec"]["rayClusterSpec"]["workerGroupSpecs"] = [
+        {
+            "groupName": "gpu",
+            "replicas": 1,
+            "minReplicas": 1,
+            "maxReplicas": 1,
+            "rayStartParams": {},
+            "template": {
+                "spec": {"containers": [worker], "nodeSelector": pool.node_labels, "tolerations": pool.tolerations}
+            },
+        }
+    ]
+    job["spec"]["entrypoint"] = entrypoint
+    job["spec"]["activeDeadlineSeconds"] = GPU_SMOKE_TIMEOUT_SECONDS - 60
+    job["metadata"]["name"] = "kuberay-gpu-smoke-test"
+    job["metadata"]["annotations"]["pulumi.com/timeoutSeconds"] = str(GPU_SMOKE_TIMEOUT_SECONDS)
+    return job
 
 
 def local_queue_namespaces(spec: KubeRaySpec) -> tuple[str, ...]:
