@@ -325,6 +325,39 @@ def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> 
     return [f"{verb} the {kind} loses the logs and workspace snapshots stored in it."]
 
 
+# Where each cluster type holds its Kubernetes version (AKS, EKS, GKE's minimum).
+VERSION_INPUT = {
+    "azure-native:containerservice:ManagedCluster": "kubernetesVersion",
+    "aws:eks/cluster:Cluster": "version",
+    "gcp:container/cluster:Cluster": "minMasterVersion",
+}
+MINOR = re.compile(r"1\.([0-9]+)(\.[0-9]+)?")
+
+
+def version_reasons(base: Resource | None, head: Resource) -> list[str]:
+    """A control-plane version change the clouds refuse: more than one minor up, or down."""
+    key = VERSION_INPUT.get(str(head.get("type")))
+    if base is None or key is None:
+        return []
+    old, new = ((r.get("inputs") or {}).get(key) for r in (base, head))
+    old_minor, new_minor = (MINOR.fullmatch(v) if isinstance(v, str) else None for v in (old, new))
+    if old_minor is None or new_minor is None:
+        return []
+    step = int(new_minor.group(1)) - int(old_minor.group(1))
+    if step > 1:
+        return [
+            f"Blocked: the control plane would move from Kubernetes {old} to {new}, {step} minors at once; AKS, EKS "
+            f"and GKE upgrade one minor at a time and refuse the jump. Go to 1.{int(old_minor.group(1)) + 1} first, "
+            "apply, then take the next minor."
+        ]
+    if step < 0:
+        return [
+            f"Blocked: the control plane would move from Kubernetes {old} down to {new}; the clouds do not "
+            "downgrade a cluster's minor (only a new cluster can run the older one)."
+        ]
+    return []
+
+
 def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
     if action not in ("replace", "delete"):
         return []
@@ -359,6 +392,8 @@ def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
         owner = head_graph.cloud_resource_of(resource)
         change.cloud_resource = resource_name(owner) if owner else None
         change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource)
+        if change.action == "update":
+            change.reasons += version_reasons(base_by.get(urn), resource)
         changes.append(change)
     for urn, resource in base_by.items():
         if urn not in head_by:

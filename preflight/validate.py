@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import sys
+from datetime import date
 
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
 from spec import Problem, SpecError, StackSpec, advisories, load_spec
+from spec.currency import TodayError, parse_day, today
+
+USAGE = "usage: python -m preflight validate [--today YYYY-MM-DD] stacks/Pulumi.<stack>.yaml"
 
 
-def validate_stack(stack: StackFile) -> StackSpec:
+def validate_stack(stack: StackFile, day: date | None = None) -> StackSpec:
     """The spec of a stack file, or SpecError with every problem (unknown keys included)."""
     unknown = [
         Problem(
@@ -19,7 +23,7 @@ def validate_stack(stack: StackFile) -> StackSpec:
         for key in stack.unknown_project_keys()
     ]
     try:
-        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"))
+        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"), day)
     except SpecError as error:
         raise SpecError(unknown + error.problems) from None
     if unknown:
@@ -33,8 +37,18 @@ def summary(spec: StackSpec) -> str:
 
 
 def main(argv: list[str]) -> int:
+    # The day versions are judged on (spec/currency.py): --today, else ANYSCALE_CLOUD_TODAY,
+    # else today's date in UTC.
+    try:
+        if len(argv) == 3 and argv[0] == "--today":
+            day, argv = parse_day(argv[1], "--today"), argv[2:]
+        else:
+            day = today()
+    except TodayError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     if len(argv) != 1 or argv[0].startswith("-"):
-        print("usage: python -m preflight validate stacks/Pulumi.<stack>.yaml", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         stack = read_stack_file(argv[0])
@@ -42,7 +56,7 @@ def main(argv: list[str]) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     try:
-        spec = validate_stack(stack)
+        spec = validate_stack(stack, day)
     except SpecError as error:
         # One line per problem, as design.md and the README document it: the config path
         # (and the resource's name) first; the file is named once, in the count line.
@@ -52,7 +66,7 @@ def main(argv: list[str]) -> int:
         return 1
     # Advisories do not fail the check: stdout keeps its one-line summary, each warning
     # is one line on stderr, config path first, like a problem.
-    for advisory in advisories(spec):
+    for advisory in advisories(spec, day):
         print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")
     return 0
