@@ -197,7 +197,7 @@ def test_replace_on_changes_falls_back_to_base_options(base: Plan) -> None:
         ("default-operator", ["location"], "westus2", "replace"),  # azure-native location
         ("default-operator-ns", ["metadata", "name"], "other", "replace"),  # Kubernetes name
         ("default-envoy-proxy", ["metadata", "namespace"], "other", "replace"),
-        ("default-aks", ["kubernetesVersion"], "1.34", "update"),
+        ("default-aks", ["kubernetesVersion"], "1.37", "update"),
         ("aws-usw2-bucket", ["bucket"], "other-bucket", "replace"),  # recorded as aws:s3/bucketV2:BucketV2
     ],
 )
@@ -292,7 +292,7 @@ def test_a_retained_bucket_is_kept_but_orphaned(base: Plan) -> None:
 
 
 def test_updates_are_never_disruptive(base: Plan) -> None:
-    head = edited(base, "default-aks", set_in(["kubernetesVersion"], "1.34"))
+    head = edited(base, "default-aks", set_in(["kubernetesVersion"], "1.37"))
     assert not change_of(diff_plans(base, head), "default-aks").disruptive
 
 
