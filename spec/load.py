@@ -83,7 +83,7 @@ def load_spec(cloud: Any, resources: Any, today: date | None = None) -> StackSpe
 def _versions(spec: StackSpec, today: date | None) -> list[tuple[tuple[str, str | None, str], currency.Verdict]]:
     """Each cluster's Kubernetes version against the calendar: (path, name, message), verdict."""
     day = today or currency.today()
-    out = []
+    out: list[tuple[tuple[str, str | None, str], currency.Verdict]] = []
     for index, resource in enumerate(spec.resources):
         cluster = getattr(resource, "cluster", None)
         if cluster is None:

@@ -83,7 +83,7 @@ GPU_STACK: dict[str, Any] = {
                         "capacityType": "SPOT",
                         "gpu": {"type": "A10G", "count": 4},
                     },
-                ]
+                ],
             },
         },
         {

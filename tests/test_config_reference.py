@@ -98,7 +98,11 @@ def rule_of(key: str) -> list[tuple[str, str]]:
         ("`storage.bucket` (Generic)", "required", "`<scheme>://<bucket>`"),
         ("`storage.region`", "`region`", "Azure: outside the regions where Anyscale on Azure is available"),
         ("`cluster.kubernetesVersion` (Azure)", "`1.36`", "a minor the provider creates on the day of the check"),
-        ("`cluster.kubernetesVersion` (AWS)", "`1.36`", "AWS: a minor with a pinned Cluster Autoscaler release (1.32, 1.33"),
+        (
+            "`cluster.kubernetesVersion` (AWS)",
+            "`1.36`",
+            "AWS: a minor with a pinned Cluster Autoscaler release (1.32, 1.33",
+        ),
         ("`cluster.kubernetesVersion` (GCP)", "`1.35`", "the release channel upgrades the cluster"),
         ("`cluster.supportPlan` (Azure)", "`KubernetesOfficial`", "requires `skuTier: Premium`"),
         ("`cluster.availabilityZones` (AWS)", "`2`", "2-4"),

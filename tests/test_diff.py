@@ -476,7 +476,9 @@ def test_cli_colour_follows_tty_and_no_color(
 
 def test_a_control_plane_jump_of_more_than_one_minor_is_blocked(base: Plan) -> None:
     # The fixture's clusters run 1.36 (AKS) and 1.36 (EKS).
-    jump = change_of(diff_plans(base, edited(base, "default-aks", set_in(["kubernetesVersion"], "1.38"))), "default-aks")
+    jump = change_of(
+        diff_plans(base, edited(base, "default-aks", set_in(["kubernetesVersion"], "1.38"))), "default-aks"
+    )
     assert (jump.action, jump.disruptive) == ("update", True)
     assert jump.reasons == [
         "Blocked: the control plane would move from Kubernetes 1.36 to 1.38, 2 minors at once; AKS, EKS and GKE "

@@ -200,13 +200,18 @@ def test_validate_judges_on_the_day_given(tmp_path: Path, capsys: pytest.Capture
     # The same file eight months later: AKS 1.36 is past community support.
     assert validate.main(["--today", "2027-08-01", example]) == 1
     out = capsys.readouterr().out
-    assert "resources[0].cluster.kubernetesVersion (default): Kubernetes 1.36 left AKS standard support on 2027-06-30" in out
+    assert (
+        "resources[0].cluster.kubernetesVersion (default): Kubernetes 1.36 left AKS standard support on 2027-06-30"
+        in out
+    )
     assert validate.main(["--today", "2026-13-01", example]) == 2
     assert "--today: '2026-13-01' is not a date; write YYYY-MM-DD, e.g. 2026-12-01" in capsys.readouterr().err
     stack = write_stack(tmp_path, resources_with(1, kubernetesVersion="1.33"))
     assert validate.main(["--today", "2026-12-01", stack]) == 0
     err = capsys.readouterr().err
-    assert "warning: resources[1].cluster.kubernetesVersion (aws-usw2): Kubernetes 1.33 left EKS standard support" in err
+    assert (
+        "warning: resources[1].cluster.kubernetesVersion (aws-usw2): Kubernetes 1.33 left EKS standard support" in err
+    )
 
 
 def test_validate_without_today_reads_the_environment(

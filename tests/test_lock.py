@@ -260,7 +260,9 @@ def test_renovate_covers_the_locks_and_the_actions() -> None:
 
 def test_renovate_tracks_each_providers_default_kubernetes_minor_on_endoflife_date() -> None:
     calendar = (ROOT / "spec" / "data" / "kubernetes.py").read_text(encoding="utf-8")
-    managers = [m for m in renovate()["customManagers"] if m["managerFilePatterns"] == ["/^spec/data/kubernetes\\.py$/"]]
+    managers = [
+        m for m in renovate()["customManagers"] if m["managerFilePatterns"] == ["/^spec/data/kubernetes\\.py$/"]
+    ]
     assert len(managers) == 1
     found = {
         match["depName"]: (match["datasource"], match["currentValue"])
