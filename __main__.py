@@ -7,6 +7,7 @@ import pulumi
 
 from components.cloud import AnyscaleCloud
 from spec import SpecError, advisories, load_spec
+from spec.currency import TodayError, today
 
 
 def read_config(key: str) -> Any:
@@ -22,13 +23,19 @@ def read_config(key: str) -> Any:
 
 
 try:
-    spec = load_spec(read_config("cloud"), read_config("resources"), read_config("secrets"))
+    # The day Kubernetes versions are judged on: ANYSCALE_CLOUD_TODAY, else today (UTC).
+    # A minor the provider no longer creates is refused here as in `preflight validate`.
+    day = today()
+    spec = load_spec(read_config("cloud"), read_config("resources"), read_config("secrets"), day)
+except TodayError as error:
+    raise pulumi.RunError(str(error)) from None
 except SpecError as error:
     # RunError: reported without a traceback, before any resource is declared.
     raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None
 
-# Advisories (e.g. an Azure region outside the preview's list) warn; they never stop a deployment.
-for advisory in advisories(spec):
+# Advisories (a minor in paid extended support or near its end, an Azure region outside the
+# preview's list) warn; they never stop a deployment.
+for advisory in advisories(spec, day):
     pulumi.log.warn(str(advisory))
 
 cloud = AnyscaleCloud(spec)

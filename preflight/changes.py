@@ -365,6 +365,39 @@ def cloud_record_reasons(resource: Resource, action: str) -> list[str]:
     ]
 
 
+# Where each cluster type holds its Kubernetes version (AKS, EKS, GKE's minimum).
+VERSION_INPUT = {
+    "azure-native:containerservice:ManagedCluster": "kubernetesVersion",
+    "aws:eks/cluster:Cluster": "version",
+    "gcp:container/cluster:Cluster": "minMasterVersion",
+}
+MINOR = re.compile(r"1\.([0-9]+)(\.[0-9]+)?")
+
+
+def version_reasons(base: Resource | None, head: Resource) -> list[str]:
+    """A control-plane version change the clouds refuse: more than one minor up, or down."""
+    key = VERSION_INPUT.get(str(head.get("type")))
+    if base is None or key is None:
+        return []
+    old, new = ((r.get("inputs") or {}).get(key) for r in (base, head))
+    old_minor, new_minor = (MINOR.fullmatch(v) if isinstance(v, str) else None for v in (old, new))
+    if old_minor is None or new_minor is None:
+        return []
+    step = int(new_minor.group(1)) - int(old_minor.group(1))
+    if step > 1:
+        return [
+            f"Blocked: the control plane would move from Kubernetes {old} to {new}, {step} minors at once; AKS, EKS "
+            f"and GKE upgrade one minor at a time and refuse the jump. Go to 1.{int(old_minor.group(1)) + 1} first, "
+            "apply, then take the next minor."
+        ]
+    if step < 0:
+        return [
+            f"Blocked: the control plane would move from Kubernetes {old} down to {new}; the clouds do not "
+            "downgrade a cluster's minor (only a new cluster can run the older one)."
+        ]
+    return []
+
+
 def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
     if action not in ("replace", "delete"):
         return []
@@ -402,6 +435,8 @@ def _change_of(urn: str, base_graph: Graph, head_graph: Graph, renewed: set[str]
     owner = head_graph.cloud_resource_of(resource)
     change.cloud_resource = resource_name(owner) if owner else None
     change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource) + risks
+    if change.action == "update":
+        change.reasons += version_reasons(base_resource, resource)
     change.disruptive = bool(change.reasons)
     return change
 

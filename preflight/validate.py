@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+from datetime import date
 from typing import Any
 
 from preflight.escape import printable
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
 from spec import Problem, SpecError, StackSpec, advisories, clear_secret_advisories, load_spec
+from spec.currency import TodayError, parse_day, today
 from spec.secrets import merge_secrets, missing_required
 
 # Stands in for a secret an imported environment supplies: opaque, like any `secure:`.
@@ -42,7 +44,10 @@ def unseen_secrets(stack: StackFile) -> tuple[Any, list[str]]:
     return filled, notes
 
 
-def validate_stack(stack: StackFile) -> StackSpec:
+USAGE = "usage: python -m preflight validate [--today YYYY-MM-DD] stacks/Pulumi.<stack>.yaml"
+
+
+def validate_stack(stack: StackFile, day: date | None = None) -> StackSpec:
     """The spec of a stack file, or SpecError with every problem (unknown keys included)."""
     unknown = [
         Problem(
@@ -54,7 +59,7 @@ def validate_stack(stack: StackFile) -> StackSpec:
         for key in stack.unknown_project_keys()
     ]
     try:
-        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"), unseen_secrets(stack)[0])
+        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"), unseen_secrets(stack)[0], day)
     except SpecError as error:
         raise SpecError(unknown + error.problems) from None
     if unknown:
@@ -68,8 +73,18 @@ def summary(spec: StackSpec) -> str:
 
 
 def main(argv: list[str]) -> int:
+    # The day versions are judged on (spec/currency.py): --today, else ANYSCALE_CLOUD_TODAY,
+    # else today's date in UTC.
+    try:
+        if len(argv) == 3 and argv[0] == "--today":
+            day, argv = parse_day(argv[1], "--today"), argv[2:]
+        else:
+            day = today()
+    except TodayError as error:
+        print(f"error: {printable(str(error))}", file=sys.stderr)
+        return 2
     if len(argv) != 1 or argv[0].startswith("-"):
-        print("usage: python -m preflight validate stacks/Pulumi.<stack>.yaml", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         stack = read_stack_file(argv[0])
@@ -79,7 +94,7 @@ def main(argv: list[str]) -> int:
     for note in unseen_secrets(stack)[1]:
         print(f"note: {note}", file=sys.stderr)
     try:
-        spec = validate_stack(stack)
+        spec = validate_stack(stack, day)
     except SpecError as error:
         # One line per problem, as design.md and the README document it: the config path
         # (and the resource's name) first; the file is named once, in the count line.
@@ -90,7 +105,7 @@ def main(argv: list[str]) -> int:
     # Advisories do not fail the check: stdout keeps its one-line summary, each warning
     # is one line on stderr, config path first, like a problem.
     warnings = clear_secret_advisories(stack.project_value("cloud"), stack.project_value("resources"))
-    for advisory in warnings + advisories(spec):
+    for advisory in warnings + advisories(spec, day):
         print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")
     return 0

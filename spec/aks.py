@@ -26,6 +26,7 @@ from spec.pools import (
     ClusterSpec,
     NodePoolSpec,
     default_pools,
+    kubernetes_version_field,
 )
 from spec.resources import CLUSTER_RULE, ResourceSpec
 from spec.storage import AzureStorage
@@ -269,7 +270,15 @@ class AksClusterSpec(ClusterSpec):
         description=one_of(KUBELOGIN_MODES)
         + " (never `devicecode`/`interactive`: they wait for a browser); only with `disableLocalAccounts: true`",
     )
+    kubernetes_version: str = kubernetes_version_field("Azure")
     sku_tier: Literal["Free", "Standard", "Premium"] = Field("Standard", description="the AKS pricing tier")
+    # Long-term support: a minor one more year after its community support ends (AKS's
+    # long-term-support doc: Premium tier plus this plan).
+    support_plan: Literal["KubernetesOfficial", "AKSLongTermSupport"] = Field(
+        "KubernetesOfficial",
+        description="`AKSLongTermSupport`: AKS long-term support (a minor a year past community support); "
+        "requires `skuTier: Premium`",
+    )
     # The nodes' network; without it AKS manages one (Azure CNI overlay, Cilium data plane and policy).
     network: AksNetworkSpec | None = Field(
         None,
@@ -293,6 +302,18 @@ class AksClusterSpec(ClusterSpec):
                 b=", ".join(repr(g) for g in bad),
             )
         return groups
+
+    @model_validator(mode="after")
+    def _lts_tier(self) -> AksClusterSpec:
+        if self.support_plan == "AKSLongTermSupport" and self.sku_tier != "Premium":
+            raise fail(
+                "lts",
+                "AKSLongTermSupport requires skuTier: Premium (AKS rejects the plan on the {t} tier): set "
+                "skuTier: Premium, or supportPlan: KubernetesOfficial",
+                t=self.sku_tier,
+                at="supportPlan",
+            )
+        return self
 
     @model_validator(mode="after")
     def _entra_admins(self) -> AksClusterSpec:

@@ -20,6 +20,7 @@ from spec.pools import (
     EksSystemPool,
     NodePoolSpec,
     default_pools,
+    kubernetes_version_field,
 )
 from spec.resources import CLUSTER_RULE, ResourceSpec
 from spec.storage import AwsStorage
@@ -146,6 +147,12 @@ ONE_ENTRY_PER_PRINCIPAL = Unique(
 
 class EksClusterSpec(ClusterSpec):
     provider: ClassVar[str] = "AWS"
+    kubernetes_version: str = kubernetes_version_field(
+        "AWS",
+        "AWS: a minor with a pinned Cluster Autoscaler release ("
+        + ", ".join(CLUSTER_AUTOSCALER_RELEASES)
+        + ", spec/data/versions.py)",
+    )
     system_pool: EksSystemPool = Field(default_factory=EksSystemPool, description=SYSTEM_POOL_RULE)
     node_pools: Annotated[list[NodePoolSpec], UNIQUE_POOL_NAMES] = Field(
         default_factory=lambda: default_pools("AWS", NodePoolSpec), description=NODE_POOLS_RULE

@@ -25,6 +25,7 @@ from spec.pools import (
     GkeSystemPool,
     NodePoolSpec,
     default_pools,
+    kubernetes_version_field,
 )
 from spec.resources import CLUSTER_RULE, ResourceSpec
 from spec.storage import GcpStorage
@@ -69,7 +70,13 @@ class GkeClusterSpec(ClusterSpec):
     node_pools: Annotated[list[GkeNodePool], UNIQUE_POOL_NAMES] = Field(
         default_factory=lambda: default_pools("GCP", GkeNodePool), description=NODE_POOLS_RULE
     )
-    release_channel: Literal["RAPID", "REGULAR", "STABLE"] = "REGULAR"
+    kubernetes_version: str = kubernetes_version_field(
+        "GCP", "GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it"
+    )
+    # EXTENDED: the channel that keeps a minor past GKE standard support (extended support).
+    release_channel: Literal["RAPID", "REGULAR", "STABLE", "EXTENDED"] = Field(
+        "REGULAR", description="`EXTENDED` keeps a minor after its standard support ends (GKE extended support)"
+    )
     network: str | None = Field(
         None,
         pattern=GKE_NETWORK_REF,

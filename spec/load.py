@@ -8,6 +8,7 @@ rejected before a single resource is declared.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from pydantic import ValidationError
@@ -15,6 +16,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
 from policy.rules.platform import PROVIDERS
+from spec import currency
 from spec.aks import AksClusterSpec
 from spec.data import azure_availability
 from spec.gke import GkeClusterSpec
@@ -48,9 +50,10 @@ class SpecError(Exception):
 CONFIG_KEYS = {"cloud": "anyscale-cloud:cloud", "resources": "anyscale-cloud:resources"}
 
 
-def load_spec(cloud: Any, resources: Any, secrets: Any = None) -> StackSpec:
+def load_spec(cloud: Any, resources: Any, secrets: Any = None, today: date | None = None) -> StackSpec:
     """Validate the config values; raise SpecError listing every problem. `secrets` is
-    `anyscale-cloud:secrets`, each resource's secrets by its name (spec/secrets.py)."""
+    `anyscale-cloud:secrets`, each resource's secrets by its name (spec/secrets.py); `today`:
+    the day Kubernetes versions are judged on (spec/currency.py; default its `today()`)."""
     raw = {"cloud": cloud, "resources": resources}
     missing = [
         Problem(key, None, f"is required: set `{CONFIG_KEYS[key]}` in the stack file")
@@ -77,7 +80,29 @@ def load_spec(cloud: Any, resources: Any, secrets: Any = None) -> StackSpec:
         raise SpecError(sorted(early + later, key=_problem_order)) from None
     if early:
         raise SpecError(early)
+    refused = [Problem(*where) for where, verdict in _versions(spec, today) if verdict.refusal]
+    if refused:
+        raise SpecError(refused)
     return resolve_defaults(spec)
+
+
+def _versions(spec: StackSpec, today: date | None) -> list[tuple[tuple[str, str | None, str], currency.Verdict]]:
+    """Each cluster's Kubernetes version against the calendar: (path, name, message), verdict."""
+    day = today or currency.today()
+    out: list[tuple[tuple[str, str | None, str], currency.Verdict]] = []
+    for index, resource in enumerate(spec.resources):
+        cluster = getattr(resource, "cluster", None)
+        if cluster is None:
+            continue  # Generic: the user's cluster, the user's version
+        extended = {
+            "Azure": getattr(cluster, "support_plan", None) == "AKSLongTermSupport",
+            "AWS": True,  # extended support is on by default (upgrade policy EXTENDED)
+            "GCP": getattr(cluster, "release_channel", None) == "EXTENDED",
+        }[resource.provider_name]
+        verdict = currency.judge(resource.provider_name, cluster.kubernetes_version, day, extended=extended)
+        message = verdict.refusal or verdict.advisory or ""
+        out.append(((f"resources[{index}].cluster.kubernetesVersion", resource.name, message), verdict))
+    return out
 
 
 def resolve_defaults(spec: StackSpec) -> StackSpec:
@@ -111,10 +136,21 @@ def resolve_defaults(spec: StackSpec) -> StackSpec:
     return spec
 
 
-def advisories(spec: StackSpec) -> list[Problem]:
-    """Warnings that do not stop a deployment: an Azure region outside the list of regions
-    where Anyscale on Azure is available (spec/data/azure_availability.py; nothing when
-    that list is None). `preflight validate` prints them and exits 0; `pulumi up` logs them."""
+def advisories(spec: StackSpec, today: date | None = None) -> list[Problem]:
+    """Warnings that do not stop a deployment: a Kubernetes minor in paid extended support
+    or close to the end of standard support, a calendar read long ago, and an Azure region
+    outside the list of regions where Anyscale on Azure is available
+    (spec/data/azure_availability.py; nothing when that list is None). `preflight validate`
+    prints them and exits 0; `pulumi up` logs them."""
+    day = today or currency.today()
+    versions = [Problem(*where) for where, verdict in _versions(spec, day) if verdict.advisory]
+    stale = currency.stale(day)
+    if stale:
+        versions.append(Problem("resources", None, stale))
+    return versions + _region_advisories(spec)
+
+
+def _region_advisories(spec: StackSpec) -> list[Problem]:
     available = azure_availability.AVAILABLE_REGIONS
     if available is None:
         return []

@@ -9,14 +9,14 @@ spec/load.py fills them in once the stack is valid (`disk_size`, `gpu_count`).
 from __future__ import annotations
 
 import difflib
-from typing import ClassVar, Final, Literal, TypeVar
+from typing import Any, ClassVar, Final, Literal, TypeVar
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from spec.data import instance_types
 from spec.data.accelerators import GPU_TYPES
-from spec.data.versions import CLUSTER_AUTOSCALER_RELEASES, KUBERNETES_VERSION
+from spec.data.kubernetes import DEFAULT_MINOR
 from spec.doc import one_of, per_provider, shown_default
 from spec.types import KUBERNETES_VERSION_PATTERN, Strict, Unique, fail
 
@@ -232,15 +232,23 @@ def default_pools(provider: str, pool_cls: type[PoolT]) -> list[PoolT]:
 UNIQUE_POOL_NAMES = Unique("pool", "node pool names must be unique (repeated: {d})", key=lambda pool: pool.name)
 
 
+VERSION_RULE = (
+    "a minor the provider creates on the day of the check (spec/data/kubernetes.py; a refusal lists them); "
+    "move it one minor at a time ([Upgrades](operations.md#upgrades))"
+)
+
+
+def kubernetes_version_field(provider: str, rule: str = "") -> Any:
+    """`kubernetesVersion`, defaulting to the provider's minor from the calendar."""
+    return Field(
+        DEFAULT_MINOR[provider], pattern=KUBERNETES_VERSION_PATTERN, description=VERSION_RULE + (rule and f"; {rule}")
+    )
+
+
 class ClusterSpec(Strict):
     provider: ClassVar[str]
-    kubernetes_version: str = Field(
-        KUBERNETES_VERSION,
-        pattern=KUBERNETES_VERSION_PATTERN,
-        description="AWS: a minor with a pinned Cluster Autoscaler release ("
-        + ", ".join(CLUSTER_AUTOSCALER_RELEASES)
-        + ", spec/data/versions.py)",
-    )
+    # Each provider's spec overrides it with its own default (kubernetes_version_field).
+    kubernetes_version: str = Field(pattern=KUBERNETES_VERSION_PATTERN)
 
     @field_validator("node_pools", check_fields=False)
     @classmethod

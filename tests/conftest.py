@@ -19,6 +19,12 @@ settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# The day Kubernetes versions are judged on (spec/currency.py) is an input: the whole suite,
+# and every program and command it runs in a subprocess, judges on this fixed day, so no
+# test fails because the calendar ages.
+TODAY = "2026-12-01"
+os.environ["ANYSCALE_CLOUD_TODAY"] = TODAY
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

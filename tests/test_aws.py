@@ -52,7 +52,7 @@ def variant() -> Plan:
             "region": "eu-west-1",
             "storage": {"region": "eu-central-1"},
             "cluster": {
-                "kubernetesVersion": "1.33.2",
+                "kubernetesVersion": "1.36.2",
                 "availabilityZones": 3,
                 "vpcCidr": "10.20.0.0/16",
                 "nodePools": [
@@ -218,17 +218,18 @@ def test_cluster_autoscaler_release_is_pinned_and_discovers_its_own_cluster(plan
     assert release["type"] == "kubernetes:helm.sh/v3:Release"
     inputs = release["inputs"]
     assert inputs["name"] == inputs["chart"] == "cluster-autoscaler"
-    # Pinned next to the other charts: 9.47.0 ships Cluster Autoscaler 1.33.0, for Kubernetes 1.33.
-    assert inputs["version"] == versions.CLUSTER_AUTOSCALER_VERSION == "9.47.0"
-    assert versions.KUBERNETES_VERSION == "1.33"
+    # The EKS default, 1.36, has no chart with a 1.36 appVersion: the newest chart, 9.59.0
+    # (appVersion 1.35.0), with the 1.36 image (tag cluster-autoscaler-1.36.1).
+    assert inputs["version"] == "9.59.0"
+    assert versions.CLUSTER_AUTOSCALER_VERSION == "9.47.0"  # the Renovate-managed pin: the 1.33 row
     assert inputs["repositoryOpts"] == {"repo": versions.CLUSTER_AUTOSCALER_REPO}
     assert versions.CLUSTER_AUTOSCALER_REPO == "https://kubernetes.github.io/autoscaler"
     assert inputs["namespace"] == "kube-system"
     assert "createNamespace" not in inputs or inputs["createNamespace"] is False
     values = inputs["values"]
     assert values["cloudProvider"] == "aws"
-    # The newest 1.33 patch (kubernetes/autoscaler tag cluster-autoscaler-1.33.6), not the chart's v1.33.0.
-    assert values["image"] == {"tag": "v1.33.6"}
+    # The newest 1.36 patch (kubernetes/autoscaler tag cluster-autoscaler-1.36.1), not the chart's v1.35.0.
+    assert values["image"] == {"tag": "v1.36.1"}
     assert values["awsRegion"] == "us-west-2"
     # The cluster's own name output (so its dependency), which the chart turns into the
     # auto-discovery tags k8s.io/cluster-autoscaler/enabled and k8s.io/cluster-autoscaler/<name>.
@@ -414,7 +415,7 @@ def test_eks_cluster(plan: Plan) -> None:
     cluster = plan.named("aws-usw2-eks")
     inputs = cluster["inputs"]
     assert inputs["name"] == "eks-ml-platform-aws-usw2"
-    assert inputs["version"] == "1.33"
+    assert inputs["version"] == "1.36"
     assert inputs["roleArn"] == "${aws-usw2-cluster-role.arn}"
     assert inputs["accessConfig"] == {"authenticationMode": "API", "bootstrapClusterCreatorAdminPermissions": True}
     assert inputs["vpcConfig"]["endpointPublicAccess"] is True
@@ -493,7 +494,7 @@ def test_gpu_pool_uses_the_nvidia_ami_and_the_gpu_taints(variant: Plan) -> None:
     assert pool["labels"]["k8s.amazonaws.com/accelerator"] == "a10g"
     assert variant.named("aws-euw1-nvidia-device-plugin")["type"] == "kubernetes:helm.sh/v3:Release"
     assert not [r for r in variant.resources if r["name"] == "aws-usw2-nvidia-device-plugin"]
-    assert variant.named("aws-euw1-eks")["inputs"]["version"] == "1.33"  # EKS takes major.minor only
+    assert variant.named("aws-euw1-eks")["inputs"]["version"] == "1.36"  # EKS takes major.minor only
     assert len([r for r in of_resource(variant, "aws-euw1") if r["type"] == "aws:ec2/subnet:Subnet"]) == 6
 
 

@@ -270,8 +270,12 @@ def test_aks_cluster(plan: Plan) -> None:
     aks = inputs(plan, "default-aks")
     assert aks["oidcIssuerProfile"] == {"enabled": True}
     assert aks["securityProfile"] == {"workloadIdentity": {"enabled": True}}
-    assert aks["kubernetesVersion"] == "1.33"
+    assert aks["kubernetesVersion"] == "1.36"
+    assert aks["supportPlan"] == "KubernetesOfficial"
+    assert aks["sku"] == {"name": "Base", "tier": "Standard"}
     assert aks["agentPoolProfiles"][0]["mode"] == "System"
+    # The system pool carries the cluster's minor too (AKS takes major.minor).
+    assert aks["agentPoolProfiles"][0]["orchestratorVersion"] == "1.36"
     assert aks["agentPoolProfiles"][0]["enableAutoScaling"] is True
     assert plan.named("default-aks")["options"]["ignoreChanges"] == ["agentPoolProfiles"]
 

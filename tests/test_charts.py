@@ -70,6 +70,10 @@ GPU_STACK: dict[str, Any] = {
             "provider": "AWS",
             "region": "us-west-2",
             "cluster": {
+                # EKS extended support on 2026-12-01: the Cluster Autoscaler chart of this
+                # minor (9.47.0) is the one ../shared/reference/charts holds, so it renders here;
+                # the defaults' chart (9.59.0) has no copy there yet.
+                "kubernetesVersion": "1.33",
                 "nodePools": [
                     {"name": "cpu", "instanceType": "m6i.4xlarge"},
                     {"name": "t4", "instanceType": "g4dn.xlarge", "gpu": {"type": "T4"}},
@@ -79,7 +83,7 @@ GPU_STACK: dict[str, Any] = {
                         "capacityType": "SPOT",
                         "gpu": {"type": "A10G", "count": 4},
                     },
-                ]
+                ],
             },
         },
         {

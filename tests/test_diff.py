@@ -197,7 +197,7 @@ def test_replace_on_changes_falls_back_to_base_options(base: Plan) -> None:
         ("default-operator", ["location"], "westus2", "replace"),  # azure-native location
         ("default-operator-ns", ["metadata", "name"], "other", "replace"),  # Kubernetes name
         ("default-envoy-proxy", ["metadata", "namespace"], "other", "replace"),
-        ("default-aks", ["kubernetesVersion"], "1.34", "update"),
+        ("default-aks", ["kubernetesVersion"], "1.37", "update"),
         ("aws-usw2-bucket", ["bucket"], "other-bucket", "replace"),  # recorded as aws:s3/bucketV2:BucketV2
     ],
 )
@@ -292,7 +292,7 @@ def test_a_retained_bucket_is_kept_but_orphaned(base: Plan) -> None:
 
 
 def test_updates_are_never_disruptive(base: Plan) -> None:
-    head = edited(base, "default-aks", set_in(["kubernetesVersion"], "1.34"))
+    head = edited(base, "default-aks", set_in(["kubernetesVersion"], "1.37"))
     assert not change_of(diff_plans(base, head), "default-aks").disruptive
 
 
@@ -472,3 +472,22 @@ def test_cli_colour_follows_tty_and_no_color(
     head = without(base, "aws-usw2-eks")
     main([write(tmp_path, "b.json", base), write(tmp_path, "h.json", head)])
     assert bool(ANSI.search(stdout.getvalue())) == coloured
+
+
+def test_a_control_plane_jump_of_more_than_one_minor_is_blocked(base: Plan) -> None:
+    # The fixture's clusters run 1.36 (AKS) and 1.36 (EKS).
+    jump = change_of(
+        diff_plans(base, edited(base, "default-aks", set_in(["kubernetesVersion"], "1.38"))), "default-aks"
+    )
+    assert (jump.action, jump.disruptive) == ("update", True)
+    assert jump.reasons == [
+        "Blocked: the control plane would move from Kubernetes 1.36 to 1.38, 2 minors at once; AKS, EKS and GKE "
+        "upgrade one minor at a time and refuse the jump. Go to 1.37 first, apply, then take the next minor."
+    ]
+    down = change_of(diff_plans(base, edited(base, "aws-usw2-eks", set_in(["version"], "1.35"))), "aws-usw2-eks")
+    assert down.reasons == [
+        "Blocked: the control plane would move from Kubernetes 1.36 down to 1.35; the clouds do not downgrade a "
+        "cluster's minor (only a new cluster can run the older one)."
+    ]
+    one = change_of(diff_plans(base, edited(base, "aws-usw2-eks", set_in(["version"], "1.37"))), "aws-usw2-eks")
+    assert (one.action, one.disruptive, one.reasons) == ("update", False, [])

@@ -120,7 +120,7 @@ def test_the_other_access_policies(policy: str, arn: str) -> None:
 
 
 def test_node_groups_follow_the_clusters_version(plan: Plan) -> None:
-    for resource, version in (("aws-usw2", "1.33"), ("aws-byovpc", "1.35")):
+    for resource, version in (("aws-usw2", "1.36"), ("aws-byovpc", "1.35")):
         cluster = plan.named(f"{resource}-eks")
         assert cluster["inputs"]["version"] == version
         groups = of(plan, resource, "aws:eks/nodeGroup:NodeGroup")
@@ -131,9 +131,9 @@ def test_node_groups_follow_the_clusters_version(plan: Plan) -> None:
 
 
 def test_autoscaler_release_and_image_match_the_clusters_minor(plan: Plan) -> None:
-    # kubernetes/autoscaler: chart 9.47.0 has appVersion 1.33.0, 9.59.0 has 1.35.0; the newest
-    # patches are tags cluster-autoscaler-1.33.6 and cluster-autoscaler-1.35.2.
-    for resource, chart, image in (("aws-usw2", "9.47.0", "v1.33.6"), ("aws-byovpc", "9.59.0", "v1.35.2")):
+    # kubernetes/autoscaler: chart 9.59.0 has appVersion 1.35.0 and is the newest chart (none has
+    # a 1.36 appVersion); the newest patches are tags cluster-autoscaler-1.36.1 and -1.35.2.
+    for resource, chart, image in (("aws-usw2", "9.59.0", "v1.36.1"), ("aws-byovpc", "9.59.0", "v1.35.2")):
         inputs = plan.named(f"{resource}-cluster-autoscaler")["inputs"]
         assert inputs["version"] == chart
         assert inputs["values"]["image"] == {"tag": image}
@@ -253,13 +253,13 @@ WHERE = f"{CLUSTER} (aws-usw2)"
             {"kubernetesVersion": "1.31"},
             f"{CLUSTER}.kubernetesVersion (aws-usw2): Kubernetes 1.31 has no Cluster Autoscaler release pinned for EKS "
             "(its minor must match the cluster's; spec/data/versions.py CLUSTER_AUTOSCALER_RELEASES); use one of "
-            "1.32, 1.33, 1.34, 1.35",
+            "1.32, 1.33, 1.34, 1.35, 1.36",
         ),
         (
-            {"kubernetesVersion": "1.36.1"},
-            f"{CLUSTER}.kubernetesVersion (aws-usw2): Kubernetes 1.36 has no Cluster Autoscaler release pinned for EKS "
+            {"kubernetesVersion": "1.37.1"},
+            f"{CLUSTER}.kubernetesVersion (aws-usw2): Kubernetes 1.37 has no Cluster Autoscaler release pinned for EKS "
             "(its minor must match the cluster's; spec/data/versions.py CLUSTER_AUTOSCALER_RELEASES); use one of "
-            "1.32, 1.33, 1.34, 1.35",
+            "1.32, 1.33, 1.34, 1.35, 1.36",
         ),
         (
             {

@@ -207,7 +207,7 @@ def test_cluster(plan: Plan) -> None:
     assert cluster["inputs"] == {
         "name": "gke-ml-platform-gcp-usc1",
         "location": "us-central1",
-        "minMasterVersion": "1.33",
+        "minMasterVersion": "1.35",
         "releaseChannel": {"channel": "REGULAR"},
         "removeDefaultNodePool": True,
         "initialNodeCount": 1,

@@ -223,15 +223,15 @@ def test_renovate_config_matches_renovates_schema() -> None:
 def test_every_chart_pin_in_defaults_is_matched_by_exactly_one_manager() -> None:
     defaults = (ROOT / "spec" / "data" / "versions.py").read_text(encoding="utf-8")
     pinned = dict(re.findall(r'^([A-Z_]+)_VERSION: Final = "([^"]+)"', defaults, re.MULTILINE))
-    # Every *_VERSION is a chart pin but these two (the ARM API version and the Kubernetes
-    # minor, which moves with the clusters, not with a registry): a new pin fails here.
-    chart_pins = {prefix: version for prefix, version in pinned.items() if prefix not in {"API", "KUBERNETES"}}
+    # Every *_VERSION is a chart pin but the ARM API version: a new pin fails here.
+    chart_pins = {prefix: version for prefix, version in pinned.items() if prefix != "API"}
     assert set(chart_pins) == set(CHARTS), "a chart pin was added or removed: update CHARTS and renovate.json"
     # The chart managers; the Pulumi CLI's (.pulumi-version) is tested in test_workflows.py.
     managers = [
         m
         for m in renovate()["customManagers"]
-        if m["customType"] == "regex" and m["managerFilePatterns"] != ["/^\\.pulumi-version$/"]
+        if m["customType"] == "regex"
+        and m["managerFilePatterns"] not in (["/^\\.pulumi-version$/"], ["/^spec/data/kubernetes\\.py$/"])
     ]
     for prefix, version in chart_pins.items():
         hits = []
@@ -258,3 +258,24 @@ def test_renovate_covers_the_locks_and_the_actions() -> None:
     for lock in LOCKS:
         assert any(p.search(lock) for p in patterns), f"{lock} is not matched by the pip-compile manager"
     assert config["lockFileMaintenance"]["enabled"] is True  # transitive pins refresh too
+
+
+def test_renovate_tracks_each_providers_default_kubernetes_minor_on_endoflife_date() -> None:
+    calendar = (ROOT / "spec" / "data" / "kubernetes.py").read_text(encoding="utf-8")
+    managers = [
+        m for m in renovate()["customManagers"] if m["managerFilePatterns"] == ["/^spec/data/kubernetes\\.py$/"]
+    ]
+    assert len(managers) == 1
+    found = {
+        match["depName"]: (match["datasource"], match["currentValue"])
+        for pattern in managers[0]["matchStrings"]
+        for match in python_regex(pattern).finditer(calendar)
+    }
+    # endoflife.date's product names for the three services; the defaults chosen on 2026-12-01.
+    assert found == {
+        "azure-kubernetes-service": ("endoflife-date", "1.36"),
+        "amazon-eks": ("endoflife-date", "1.36"),
+        "google-kubernetes-engine": ("endoflife-date", "1.35"),
+    }
+    rule = next(r for r in renovate()["packageRules"] if r.get("matchDatasources") == ["endoflife-date"])
+    assert rule["dependencyDashboardApproval"] is True  # the calendar row comes first

@@ -44,7 +44,8 @@ def test_minimal_resource_gets_sensible_defaults() -> None:
     cloud, _ = config()
     spec = load_spec(cloud, [{"name": "default", "provider": "Azure", "region": "eastus2"}])
     cluster = spec.resources[0].cluster
-    assert cluster.kubernetes_version == "1.33"
+    assert cluster.kubernetes_version == "1.36"  # the AKS default chosen on 2026-12-01
+    assert cluster.support_plan == "KubernetesOfficial"
     assert cluster.system_pool.instance_type == "Standard_D4s_v5"
     assert [(p.name, p.instance_type, p.capacity_type, p.min_count, p.max_count) for p in cluster.node_pools] == [
         ("cpu", "Standard_D16s_v5", "ON_DEMAND", 0, 10),

@@ -27,7 +27,8 @@ PREVIEW = WORKFLOWS / "preview.yml"
 OFFLINE = WORKFLOWS / "offline-checks.yml"
 DEPLOY = WORKFLOWS / "deploy.yml"
 DRIFT = WORKFLOWS / "drift.yml"
-ALL = [PREVIEW, OFFLINE, DEPLOY, DRIFT]
+SUPPORT = WORKFLOWS / "kubernetes-support.yml"
+ALL = [PREVIEW, OFFLINE, DEPLOY, DRIFT, SUPPORT]
 PLAN_ALL = ROOT / "scripts" / "plan_all.sh"
 SECRET_REF = re.compile(r"secrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
 
@@ -631,3 +632,49 @@ def test_make_lint_runs_both_linters() -> None:
     assert target
     assert "$(VENV)/bin/actionlint .github/workflows/*.yml" in target.group(1)
     assert "zizmor --offline" in target.group(1)
+
+
+# --- kubernetes-support -------------------------------------------------------------------
+
+
+def test_kubernetes_support_runs_weekly_on_the_real_date_without_secrets() -> None:
+    workflow = load(SUPPORT)
+    assert workflow["on"] == {"schedule": [{"cron": "17 6 * * 1"}], "workflow_dispatch": None}
+    assert workflow["permissions"] == {"contents": "read"}
+    assert not secrets_referenced(SUPPORT)
+    job = workflow["jobs"]["support"]
+    run = steps(job)[index_of(job, lambda s: "kubernetes_support.py" in s.get("run", ""))]["run"]
+    # The real date: no --today, and the lead time is longer than validate's 60-day advisory.
+    assert run == "venv/bin/python scripts/kubernetes_support.py --days 90"
+
+
+SUPPORT_SCRIPT = ROOT / "scripts" / "kubernetes_support.py"
+
+
+def support(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SUPPORT_SCRIPT), *args], capture_output=True, text=True, check=False, timeout=60
+    )
+
+
+def test_kubernetes_support_passes_while_every_default_has_90_days_left() -> None:
+    result = support("--today", "2026-12-01", "--days", "90")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [
+        "AKS 1.36: standard support until 2027-06-30 (211 days)",
+        "EKS 1.36: standard support until 2027-08-02 (244 days)",
+        "GKE 1.35: standard support until 2027-04-11 (131 days)",
+    ]
+
+
+def test_kubernetes_support_warns_ahead_of_a_defaults_end_and_when_the_calendar_is_stale() -> None:
+    result = support("--today", "2027-03-15", "--days", "90")
+    assert result.returncode == 1
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
+    assert warnings == [
+        "::warning title=Kubernetes support::GKE default 1.35 leaves standard support on 2027-04-11 (in 27 days): "
+        "move DEFAULT_MINOR in spec/data/kubernetes.py to a newer minor, and the stacks one minor at a time",
+        "::warning title=Kubernetes support::the Kubernetes support calendar (spec/data/kubernetes.py) was read on "
+        "2026-12-01, 104 days ago: check the AKS, EKS and GKE calendars and update it (its defaults too)",
+    ]
+    assert support("--today", "2027-13-01").returncode == 2

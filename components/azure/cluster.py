@@ -36,6 +36,9 @@ def build_cluster(
         kubernetes_version=cluster.kubernetes_version,
         identity={"type": "SystemAssigned"},
         sku={"name": "Base", "tier": cluster.sku_tier},
+        # AKSLongTermSupport (Premium only, checked in the spec) keeps a minor a year past
+        # its community support.
+        support_plan=cluster.support_plan,
         enable_rbac=True,
         disable_local_accounts=cluster.disable_local_accounts,
         **entra_args(cluster),
@@ -48,6 +51,9 @@ def build_cluster(
             {
                 "name": "system",
                 "mode": "System",
+                # The cluster's version, as given (AKS takes major.minor and picks the newest
+                # patch): a pool without one is left behind by a control-plane upgrade.
+                "orchestrator_version": cluster.kubernetes_version,
                 "vm_size": system.instance_type,
                 "os_type": "Linux",
                 "type": "VirtualMachineScaleSets",

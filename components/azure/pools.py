@@ -34,6 +34,9 @@ def build_pool(
         resource_name_=cluster.name,
         resource_group_name=scope.ctx.resource_group_name,
         mode="User",
+        # The cluster's version (major.minor: AKS picks the newest patch, never a downgrade).
+        # The pool depends on the cluster, so an upgrade moves the control plane, then it.
+        orchestrator_version=spec.cluster.kubernetes_version,
         vm_size=pool.instance_type,
         os_type="Linux",
         type="VirtualMachineScaleSets",
