@@ -26,7 +26,7 @@ try:
     # The day Kubernetes versions are judged on: ANYSCALE_CLOUD_TODAY, else today (UTC).
     # A minor the provider no longer creates is refused here as in `preflight validate`.
     day = today()
-    spec = load_spec(read_config("cloud"), read_config("resources"), read_config("secrets"), day)
+    spec = load_spec(read_config("cloud"), read_config("resources"), read_config("secrets"), today=day)
 except TodayError as error:
     raise pulumi.RunError(str(error)) from None
 except SpecError as error:

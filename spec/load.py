@@ -50,7 +50,7 @@ class SpecError(Exception):
 CONFIG_KEYS = {"cloud": "anyscale-cloud:cloud", "resources": "anyscale-cloud:resources"}
 
 
-def load_spec(cloud: Any, resources: Any, secrets: Any = None, today: date | None = None) -> StackSpec:
+def load_spec(cloud: Any, resources: Any, secrets: Any = None, *, today: date | None = None) -> StackSpec:
     """Validate the config values; raise SpecError listing every problem. `secrets` is
     `anyscale-cloud:secrets`, each resource's secrets by its name (spec/secrets.py); `today`:
     the day Kubernetes versions are judged on (spec/currency.py; default its `today()`)."""

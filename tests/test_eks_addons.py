@@ -66,8 +66,11 @@ def test_every_managed_addon_is_installed_adopting_what_eks_put_there(plan: Plan
 def test_addon_versions_follow_the_clusters_minor(plan: Plan) -> None:
     # kube-proxy pinned (AWS docs, "kube-proxy versions", read 2026-12-01); the others
     # EKS's default for the minor, read at deploy time.
-    assert addon(plan, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
-    assert addon(plan, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.33].version}"
+    assert addon(plan, "kube-proxy")["inputs"]["addonVersion"] == "${getAddonVersion[kube-proxy@1.36].version}"
+    assert addon(plan, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.36].version}"
+    pinned = run_program("test", aws_values(kubernetesVersion="1.33"))
+    assert addon(pinned, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
+    assert addon(pinned, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.33].version}"
     newer = run_program("test", aws_values(kubernetesVersion="1.34"))
     assert addon(newer, "kube-proxy")["inputs"]["addonVersion"] == "v1.34.1-eksbuild.2"
     assert addon(newer, "vpc-cni")["inputs"]["addonVersion"] == "${getAddonVersion[vpc-cni@1.34].version}"
@@ -118,7 +121,7 @@ def test_registration_waits_for_the_addons(plan: Plan) -> None:
 
 
 def test_first_preview_knows_the_pinned_version_and_the_cluster_name() -> None:
-    first = run_program("test", aws_values(), first_preview=True)
+    first = run_program("test", aws_values(kubernetesVersion="1.33"), first_preview=True)
     assert addon(first, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
     assert addon(first, "coredns")["inputs"]["clusterName"] == CLUSTER
 

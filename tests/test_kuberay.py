@@ -757,7 +757,7 @@ def test_kueue_quota_the_pools_overflow_names_queue_quota() -> None:
 def test_scheduler_plugins_answers_to_the_name_kuberay_stamps(rotation: Plan, tmp_path: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
-    values = inputs(rotation, "gcp-scheduler-plugins")["values"]
+    values = inputs(rotation, "aws-scheduler-plugins")["values"]
     objects = helm.render(
         helm.CHARTS / "scheduler-plugins-0.33.5", values, "scheduler-plugins", "scheduler-plugins", tmp_path
     )

@@ -37,30 +37,30 @@ def resources_with(index: int, **cluster: Any) -> list[dict[str, Any]]:
 
 def refusals(resources: list[dict[str, Any]], day: date = DAY) -> list[str]:
     with pytest.raises(SpecError) as caught:
-        load_spec(example_cloud(), resources, day)
+        load_spec(example_cloud(), resources, today=day)
     return [str(p) for p in caught.value.problems]
 
 
 def warnings(resources: list[dict[str, Any]], day: date = DAY) -> list[str]:
-    return [str(a) for a in advisories(load_spec(example_cloud(), resources, day), day)]
+    return [str(a) for a in advisories(load_spec(example_cloud(), resources, today=day), day)]
 
 
 # --- defaults ------------------------------------------------------------------------------
 
 
 def test_each_provider_defaults_to_a_minor_in_standard_support_for_six_months() -> None:
-    spec = load_spec(example_cloud(), [{"name": "default", "provider": "Azure", "region": "eastus2"}], DAY)
+    spec = load_spec(example_cloud(), [{"name": "default", "provider": "Azure", "region": "eastus2"}], today=DAY)
     assert spec.resources[0].cluster.kubernetes_version == "1.36"  # AKS community support to 2027-06-30
     aws = {"name": "aws", "provider": "AWS", "region": "us-west-2"}
     gcp = {"name": "gcp", "provider": "GCP", "region": "us-central1", "project": "my-gcp-project"}
-    spec = load_spec(example_cloud(), [{"name": "default", "provider": "Azure", "region": "eastus2"}, aws, gcp], DAY)
+    spec = load_spec(example_cloud(), [{"name": "default", "provider": "Azure", "region": "eastus2"}, aws, gcp], today=DAY)
     assert [r.cluster.kubernetes_version for r in spec.resources] == ["1.36", "1.36", "1.35"]
     # The example validates with no version advisory on the day the calendar was read.
     assert [a for a in advisories(spec, DAY) if "kubernetesVersion" in a.path] == []
 
 
 def test_the_example_runs_the_defaults_and_validates() -> None:
-    spec = load_spec(example_cloud(), example_resources(), DAY)
+    spec = load_spec(example_cloud(), example_resources(), today=DAY)
     versions = {r.name: r.cluster.kubernetes_version for r in spec.resources if hasattr(r, "cluster")}
     assert versions == {"default": "1.36", "aws-usw2": "1.36", "gcp-usc1": "1.35"}
 
@@ -82,7 +82,7 @@ def test_aks_134_left_community_support_the_day_before() -> None:
         "resources[0].cluster.kubernetesVersion (default): Kubernetes 1.34 left AKS standard support on 2026-11-30 "
     )
     # ...and was still created without LTS on its last day.
-    load_spec(example_cloud(), resources_with(0, kubernetesVersion="1.34"), date(2026, 11, 30))
+    load_spec(example_cloud(), resources_with(0, kubernetesVersion="1.34"), today=date(2026, 11, 30))
 
 
 def test_aks_133_with_lts_and_premium_is_created_with_an_advisory() -> None:
@@ -100,7 +100,7 @@ def test_lts_requires_the_premium_tier() -> None:
             f"resources[0].cluster.supportPlan (default): AKSLongTermSupport requires skuTier: Premium (AKS rejects "
             f"the plan on the {tier} tier): set skuTier: Premium, or supportPlan: KubernetesOfficial"
         ]
-    load_spec(example_cloud(), resources_with(0, skuTier="Premium", supportPlan="AKSLongTermSupport"), DAY)
+    load_spec(example_cloud(), resources_with(0, skuTier="Premium", supportPlan="AKSLongTermSupport"), today=DAY)
 
 
 def test_a_minor_past_extended_support_is_refused_even_with_it() -> None:
