@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from policy.rules.platform import REGISTRATION_REPLACING_PATHS
 from preflight.planfile import (
     SECRET,
     Graph,
@@ -248,9 +249,9 @@ def compare(base: Resource, head: Resource, renewed: set[str]) -> Change:
     ignored = [p for p in options.get("ignoreChanges") or [] if isinstance(p, str)]
     replacing = list(options.get("replaceOnChanges") or []) + identity_patterns(head)
     if is_registration(head):
-        # Immutable on the platform whatever the plan's options say: a head plan that
-        # dropped replaceOnChanges must not turn a delete-and-create into an "update".
-        replacing.append("*")
+        # The paths the platform fixes replace whatever the plan's options say: a head plan
+        # that dropped replaceOnChanges must not turn a delete-and-create into an "update".
+        replacing += REGISTRATION_REPLACING_PATHS
     change = new_change(head, "same")
     change.notes = option_notes(base, head)
     change.hidden_secrets = diff.hidden_secrets
@@ -293,7 +294,8 @@ def registration_reasons(resource: Resource, action: str, owner: str | None) -> 
     reasons = []
     if action == "replace":
         reasons.append(
-            f"Cloud resource properties are immutable: '{name}' is deleted, then created again under the same name."
+            f"The platform fixes a cloud resource's name, location, cloud and properties: '{name}' is deleted, "
+            "then created again under the same name."
         )
     reasons += [
         f"Azure refuses to delete '{name}' (HTTP 409) while it has running clusters: terminate its workloads first.",

@@ -147,6 +147,25 @@ def test_any_registration_change_replaces_it(base: Plan) -> None:
     assert change.properties[0].forces_replacement
 
 
+def test_an_api_version_change_updates_a_registration(base: Plan) -> None:
+    head = edited(base, "aws-usw2-registration", set_in(["apiVersion"], "2026-02-01-preview"))
+    change = change_of(diff_plans(base, head), "aws-usw2-registration")
+    assert change.action == "update"
+    assert [(p.path, p.old, p.new, p.forces_replacement) for p in change.properties] == [
+        ("apiVersion", "2026-09-01", "2026-02-01-preview", False)
+    ]
+    assert not change.disruptive
+
+
+def test_a_read_only_field_copied_into_the_inputs_does_not_replace_a_registration(base: Plan) -> None:
+    # A refresh that copies provisioningState into the stored inputs: the next diff shows it
+    # removed, which is an update (an unchanged PUT), not a new cldrsrc_ ID.
+    refreshed = edited(base, "aws-usw2-registration", set_in(["properties", "provisioningState"], "Succeeded"))
+    change = change_of(diff_plans(refreshed, base), "aws-usw2-registration")
+    assert change.action == "update"
+    assert [p.path for p in change.properties] == ["properties.provisioningState"]
+
+
 def test_a_named_replace_on_changes_covers_itself_and_below_only(base: Plan) -> None:
     def narrow(resource: dict[str, Any]) -> None:
         resource["options"]["replaceOnChanges"] = ["values.global"]
