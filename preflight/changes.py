@@ -39,6 +39,7 @@ IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
     ("azure-native:resources:Resource", ("resourceProviderNamespace", "resourceType", "parentResourcePath")),
     ("azure-native:storage:*", ("accountName", "containerName")),
     ("azure-native:containerservice:AgentPool", ("agentPoolName",)),
+    ("azure-native:containerservice:MaintenanceConfiguration", ("configName",)),
     ("azure-native:containerregistry:Registry", ("registryName",)),
     ("azure-native:managedidentity:FederatedIdentityCredential", ("federatedIdentityCredentialResourceName",)),
     (
