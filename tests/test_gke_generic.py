@@ -284,7 +284,10 @@ def test_generic_s3_credentials(custom_plan: Plan) -> None:
     assert custom_plan.named("onprem-anyscale-operator")["options"]["additionalSecretOutputs"] == ["values"]
 
 
-def test_generic_without_credentials_sets_no_credential_keys(plan: Plan) -> None:
+def test_generic_without_credentials_sets_no_credential_keys() -> None:
+    values = copy.deepcopy(EXAMPLE)
+    values["anyscale-cloud:resources"][3]["storage"] = {"bucket": "s3://ray-data"}
+    plan = run_program("test", values)
     values = plan.named("onprem-anyscale-operator")["inputs"]["values"]
     assert "credentialMount" not in values
     assert "aws" not in values["global"]
