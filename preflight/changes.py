@@ -328,17 +328,48 @@ def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> 
     return [f"{verb} the {kind} loses the logs and workspace snapshots stored in it."]
 
 
-def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
+# The input holding a cluster's physical name, which a replacement keeps.
+CLUSTER_NAME_INPUTS = {
+    "azure-native:containerservice:ManagedCluster": "resourceName",
+    "aws:eks:Cluster": "name",
+    "gcp:container:Cluster": "name",
+}
+
+
+def cluster_name(resource: Resource) -> Any:
+    key = next((k for pattern, k in CLUSTER_NAME_INPUTS.items() if type_matches(resource, pattern)), "name")
+    return (resource.get("inputs") or {}).get(key)
+
+
+def fixed_name_reason(name: Any) -> str:
+    """Clusters are replaced create-first and keep their name, so the create collides with
+    the cluster it replaces. The program never replaces them delete-first: that would turn
+    one changed input into the loss of every workload, add-on and load balancer in them."""
+    return (
+        f"REFUSED: the replacement keeps the name {json.dumps(name)}, and the cloud refuses to create it while "
+        "the old cluster exists ('already exists'); with cloud.protect on, the engine refuses it at preview. "
+        "Revert the change, or add a cloud resource under a new name, move the workloads there, then remove "
+        "this one."
+    )
+
+
+def disruption_reasons(
+    resource: Resource, action: str, options: dict[str, Any], owner: str | None, base: Resource | None = None
+) -> list[str]:
     if action not in ("replace", "delete"):
         return []
     if is_registration(resource):
         return registration_reasons(resource, action, owner)
     if is_cluster(resource):
         verb = "Replacing" if action == "replace" else "Deleting"
-        return [
+        reasons = [
             f"{verb} the cluster destroys its running workloads and everything in it "
             "(operators, gateway, Ray clusters)."
         ]
+        name = cluster_name(resource)
+        if action == "replace" and not options.get("deleteBeforeReplace") and base and cluster_name(base) == name:
+            reasons.append(fixed_name_reason(name))
+        return reasons
     if bucket_kind(resource):
         return bucket_reasons(resource, action, options)
     return []
@@ -361,7 +392,7 @@ def diff_once(base: Plan, head: Plan, renewed: set[str]) -> list[Change]:
             change.properties = all_inputs(resource, added=True)
         owner = head_graph.cloud_resource_of(resource)
         change.cloud_resource = resource_name(owner) if owner else None
-        change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource)
+        change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource, base_by.get(urn))
         changes.append(change)
     for urn, resource in base_by.items():
         if urn not in head_by:

@@ -491,3 +491,23 @@ def test_cli_colour_follows_tty_and_no_color(
     head = without(base, "aws-usw2-eks")
     main([write(tmp_path, "b.json", base), write(tmp_path, "h.json", head)])
     assert bool(ANSI.search(stdout.getvalue())) == coloured
+
+
+def test_a_fixed_name_cluster_replacement_is_refused_with_what_to_do(base: Plan) -> None:
+    head = edited(base, "default-aks", set_in(["location"], "westus3"))
+    change = change_of(diff_plans(base, head), "default-aks")
+    assert change.action == "replace" and change.disruptive
+    assert change.reasons == [
+        "Replacing the cluster destroys its running workloads and everything in it (operators, gateway, Ray clusters).",
+        'REFUSED: the replacement keeps the name "default-aks", and the cloud refuses to create it while the old '
+        "cluster exists ('already exists'); with cloud.protect on, the engine refuses it at preview. Revert the "
+        "change, or add a cloud resource under a new name, move the workloads there, then remove this one.",
+    ]
+
+
+def test_a_renamed_eks_cluster_is_not_refused_but_still_disruptive(base: Plan) -> None:
+    # The identity input `name` changed: the new cluster does not meet the old one.
+    head = edited(base, "aws-usw2-eks", set_in(["name"], "aws-usw2-b"))
+    change = change_of(diff_plans(base, head), "aws-usw2-eks")
+    assert change.action == "replace" and change.disruptive
+    assert not any(r.startswith("REFUSED") for r in change.reasons)
