@@ -264,7 +264,24 @@ def compare(base: Resource, head: Resource, renewed: set[str]) -> Change:
         change.properties.append(redacted(path, old, new, computed, forces))
     if change.properties:
         change.action = "replace" if any(p.forces_replacement for p in change.properties) else "update"
+    change.notes += scaling_notes(head, change, ignored)
     return change
+
+
+def scaling_notes(head: Resource, change: Change, ignored: list[str]) -> list[str]:
+    """An AKS pool's `count` is ignored (the autoscaler owns it), so an update sends the
+    count held in the state: the creation count unless a refresh read the current one, and
+    one outside new bounds is refused."""
+    if change.action != "update" or "count" not in ignored:
+        return []
+    if not type_matches(head, "azure-native:containerservice:AgentPool"):
+        return []
+    if not any(p.path in ("minCount", "maxCount") for p in change.properties):
+        return []
+    return [
+        "the update re-sends the pool's count from the state (ignoreChanges: count), the creation count unless a "
+        "refresh read the autoscaler's: run `pulumi up --refresh` so that AKS gets the current one"
+    ]
 
 
 def all_inputs(resource: Resource, added: bool) -> list[PropertyChange]:

@@ -511,3 +511,16 @@ def test_a_renamed_eks_cluster_is_not_refused_but_still_disruptive(base: Plan) -
     change = change_of(diff_plans(base, head), "aws-usw2-eks")
     assert change.action == "replace" and change.disruptive
     assert not any(r.startswith("REFUSED") for r in change.reasons)
+
+
+def test_an_aks_pool_bounds_change_says_to_refresh() -> None:
+    base = json.loads((FIXTURE.parent.parent / "golden" / "plan-dev.json").read_text())
+    head = edited(base, "default-pool-cpu", set_in(["minCount"], 2))
+    change = change_of(diff_plans(base, head), "default-pool-cpu")
+    assert change.action == "update"
+    assert change.notes == [
+        "the update re-sends the pool's count from the state (ignoreChanges: count), the creation count unless a "
+        "refresh read the autoscaler's: run `pulumi up --refresh` so that AKS gets the current one"
+    ]
+    labels = edited(base, "default-pool-cpu", set_in(["nodeLabels", "team"], "ml"))
+    assert change_of(diff_plans(base, labels), "default-pool-cpu").notes == []
