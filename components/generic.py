@@ -31,8 +31,16 @@ ROLL_ANNOTATION = f"operator.annotations.{OPERATOR_ROLL_ANNOTATION}"
 
 
 def storage_settings(spec: GenericResource) -> dict[str, Any]:
-    """Chart keys for an S3-compatible bucket with credentials (none without them)."""
+    """Chart keys for an S3-compatible bucket with credentials or an existing Secret
+    (none without them)."""
     credentials = spec.storage.credentials
+    if spec.storage.existing_secret is not None:
+        # The user's Secret, in the chart's format (templates/credentials.yaml): the chart
+        # mounts it by name and creates none.
+        return {
+            "credentialMount.aws.enabled": True,
+            "credentialMount.aws.fromSecret.name": spec.storage.existing_secret,
+        }
     if credentials is None:
         return {}
     settings: dict[str, Any] = {

@@ -11,6 +11,7 @@ component creates); the spec checks such names with the longest suffix there can
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -25,6 +26,10 @@ S3_RESERVED = r"^(xn--|sthree-|amzn-s3-demo-)|(-s3alias|--ol-s3|\.mrap|--x-s3|--
 GCS_RESERVED = r"^goog|g[o0]{2}g[l1]e"
 # A name that would start with (or hold) a reserved part gets this prefix (or loses it).
 SAFE_PREFIX = "anyscale-"
+# A name cut at its cloud's limit ends in '-' and this many hex characters of a hash of
+# the whole name, so that names which differ only past the cut stay apart (40 resources
+# `gcp-usc1-1` ... `gcp-usc1-40` would otherwise all get one service account ID).
+HASH_LENGTH = 6
 
 
 @dataclass(frozen=True)
@@ -157,6 +162,19 @@ RULES = {
 }
 
 
+def name_hash(whole: str) -> str:
+    """A short, stable digest of `whole`: lowercase hex, which every rule here admits."""
+    return hashlib.sha256(whole.encode()).hexdigest()[:HASH_LENGTH]
+
+
+def fit(name: str, limit: int, trim: str = "-", whole: str | None = None) -> str:
+    """`name` as it always was when it fits (only `trim` stripped from its end); cut, with
+    '-' and the hash of `whole` (the name itself unless given), when it does not."""
+    if len(name) <= limit:
+        return name.rstrip(trim)
+    return f"{name[: limit - HASH_LENGTH - 1].rstrip(trim)}-{name_hash(whole or name)}"
+
+
 # --- Azure ---------------------------------------------------------------------------
 
 
@@ -175,20 +193,21 @@ def storage_account_name(cloud: str, resource: str, suffix: str) -> str:
 
 
 def aks_cluster_name(cloud: str, resource: str) -> str:
-    return f"aks-{cloud}-{resource}"[:63].rstrip("-_")
+    return fit(f"aks-{cloud}-{resource}", 63, "-_")
 
 
 def aks_dns_prefix(cloud: str, resource: str) -> str:
-    return f"{cloud}-{resource}".replace("_", "-")[:54].strip("-")
+    whole = f"{cloud}-{resource}"
+    return fit(whole.replace("_", "-").lstrip("-"), 54, whole=whole)
 
 
 def azure_vnet_name(cloud: str, resource: str) -> str:
     """The VNet the program creates for an AKS cluster's nodes (cluster.network without existingSubnetId)."""
-    return f"vnet-{cloud}-{resource}"[:64].rstrip("-.")
+    return fit(f"vnet-{cloud}-{resource}", 64, "-.")
 
 
 def azure_identity_name(cloud: str, resource: str) -> str:
-    return f"id-{cloud}-{resource}-operator"[:128]
+    return fit(f"id-{cloud}-{resource}-operator", 128, "")
 
 
 # --- AWS -----------------------------------------------------------------------------
@@ -208,7 +227,7 @@ def iam_role_autoname(logical_name: str) -> str:
 
 def eks_cluster_name(cloud: str, resource: str) -> str:
     """EKS names: up to 100 of letters, digits, '-' and '_', starting alphanumeric."""
-    return f"eks-{cloud}-{resource}"[:100]
+    return fit(f"eks-{cloud}-{resource}", 100, "")
 
 
 def s3_bucket_name(cloud: str, resource: str, suffix: str) -> str:
@@ -223,9 +242,10 @@ def s3_bucket_name(cloud: str, resource: str, suffix: str) -> str:
 
 
 def gcp_name(*parts: str, limit: int) -> str:
-    """Lowercase letters, digits and single '-', no '-' at either end, at most `limit`."""
-    joined = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
-    return joined[:limit].rstrip("-")
+    """Lowercase letters, digits and single '-', no '-' at either end, at most `limit`
+    (cut with the hash of the parts as given, so `a_b` and `a-b` differ once cut)."""
+    whole = "-".join(parts)
+    return fit(re.sub(r"[^a-z0-9]+", "-", whole.lower()).strip("-"), limit, whole=whole)
 
 
 def gke_cluster_name(cloud: str, resource: str) -> str:

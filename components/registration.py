@@ -10,6 +10,7 @@ from pulumi_azure_native import resources
 
 from components.sdk_internals import unknown
 from components.target import Target
+from policy.rules.platform import REGISTRATION_REPLACING_PATHS
 
 NAMESPACE = "Anyscale.Platform"
 
@@ -66,8 +67,9 @@ def cloud_resource_id(name: str, properties: dict[str, Any] | None) -> pulumi.Ou
 
 
 class CloudResourceRegistration(pulumi.ComponentResource):
-    """Registers one cluster with the cloud. Every property is immutable on the platform
-    and names are unique, so any change is a delete followed by a create."""
+    """Registers one cluster with the cloud. The platform fixes the name, location, parent
+    cloud and every property, and names are unique: a change of one of those is a delete
+    followed by a create. Anything else (the API version) is an update."""
 
     cloud_resource_id: pulumi.Output[str]
     resource_id: pulumi.Output[str]
@@ -101,7 +103,7 @@ class CloudResourceRegistration(pulumi.ComponentResource):
                 parent=self,
                 provider=cloud.azure_provider,
                 depends_on=depends_on,
-                replace_on_changes=["*"],
+                replace_on_changes=list(REGISTRATION_REPLACING_PATHS),
                 delete_before_replace=True,
                 protect=cloud.protect,
             ),

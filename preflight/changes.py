@@ -12,25 +12,24 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from policy.rules.platform import REGISTRATION_REPLACING_PATHS
+from preflight.disruption import disruption_reasons, version_reasons
 from preflight.planfile import (
     PLACEHOLDER_RE,
     SECRET,
     Graph,
     Plan,
     Resource,
-    bucket_kind,
-    is_cluster,
     is_registration,
     normalize_type,
     provider_ref_urn,
     references_any,
-    registration_kind,
     resource_name,
     short_type,
+    type_matches,
 )
 from preflight.scaling import scaling_risks
 
-PRIMARY = "default"
 ACTIONS = ("create", "update", "replace", "delete")  # display order; "same" is not shown
 SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete": "-", "same": "="}
 
@@ -43,6 +42,7 @@ IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
     ("azure-native:resources:Resource", ("resourceProviderNamespace", "resourceType", "parentResourcePath")),
     ("azure-native:storage:*", ("accountName", "containerName")),
     ("azure-native:containerservice:AgentPool", ("agentPoolName",)),
+    ("azure-native:containerservice:MaintenanceConfiguration", ("configName",)),
     ("azure-native:containerregistry:Registry", ("registryName",)),
     ("azure-native:managedidentity:FederatedIdentityCredential", ("federatedIdentityCredentialResourceName",)),
     (
@@ -273,9 +273,9 @@ def compare(base: Resource, head: Resource, renewed: set[str]) -> Change:
     ignored = [p for p in options.get("ignoreChanges") or [] if isinstance(p, str)]
     replacing = list(options.get("replaceOnChanges") or []) + identity_patterns(head)
     if is_registration(head):
-        # Immutable on the platform whatever the plan's options say: a head plan that
-        # dropped replaceOnChanges must not turn a delete-and-create into an "update".
-        replacing.append("*")
+        # The paths the platform fixes replace whatever the plan's options say: a head plan
+        # that dropped replaceOnChanges must not turn a delete-and-create into an "update".
+        replacing += REGISTRATION_REPLACING_PATHS
     change = new_change(head, "same")
     change.notes = option_notes(base, head)
     change.hidden_secrets = diff.hidden_secrets
@@ -287,7 +287,24 @@ def compare(base: Resource, head: Resource, renewed: set[str]) -> Change:
         change.properties.append(redacted(path, old, new, computed, forces))
     if change.properties:
         change.action = "replace" if any(p.forces_replacement for p in change.properties) else "update"
+    change.notes += scaling_notes(head, change, ignored)
     return change
+
+
+def scaling_notes(head: Resource, change: Change, ignored: list[str]) -> list[str]:
+    """An AKS pool's `count` is ignored (the autoscaler owns it), so an update sends the
+    count held in the state: the creation count unless a refresh read the current one, and
+    one outside new bounds is refused."""
+    if change.action != "update" or "count" not in ignored:
+        return []
+    if not type_matches(head, "azure-native:containerservice:AgentPool"):
+        return []
+    if not any(p.path in ("minCount", "maxCount") for p in change.properties):
+        return []
+    return [
+        "the update re-sends the pool's count from the state (ignoreChanges: count), the creation count unless a "
+        "refresh read the autoscaler's: run `pulumi up --refresh` so that AKS gets the current one"
+    ]
 
 
 def all_inputs(resource: Resource, added: bool) -> list[PropertyChange]:
@@ -310,113 +327,6 @@ def new_change(resource: Resource, action: str) -> Change:
 
 
 # --------------------------------------------------------------------------------
-# Why a change is disruptive
-
-
-def registration_reasons(resource: Resource, action: str, owner: str | None) -> list[str]:
-    name = str((resource.get("inputs") or {}).get("resourceName") or owner or resource_name(resource))
-    reasons = []
-    if action == "replace":
-        reasons.append(
-            f"Cloud resource properties are immutable: '{name}' is deleted, then created again under the same name."
-        )
-    reasons += [
-        f"Azure refuses to delete '{name}' (HTTP 409) while it has running clusters: terminate its workloads first.",
-        f"Workspaces that ran on '{name}' lose their snapshot (stored in its bucket).",
-    ]
-    if name == PRIMARY:
-        reasons.append(f"Services run only on the primary '{PRIMARY}': they are down until it is back.")
-        if action == "delete":
-            reasons.append(
-                f"'{PRIMARY}' is the primary: it must stay first and Azure-backed; "
-                "it cannot be recreated while other cloud resources exist."
-            )
-    else:
-        reasons.append(
-            f"Services are not affected (they run only on the primary '{PRIMARY}'); jobs that may "
-            "fall back to other cloud resources move there, workspaces cannot."
-        )
-    return reasons
-
-
-def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> list[str]:
-    kind = bucket_kind(resource) or "bucket"
-    if options.get("retainOnDelete"):
-        return [
-            f"retainOnDelete is set: the old {kind}'s logs and workspace snapshots are kept, but orphaned "
-            "(no longer managed, and no longer read by its cloud resource)."
-        ]
-    verb = "Replacing" if action == "replace" else "Deleting"
-    return [f"{verb} the {kind} loses the logs and workspace snapshots stored in it."]
-
-
-def cloud_record_reasons(resource: Resource, action: str) -> list[str]:
-    name = str((resource.get("inputs") or {}).get("resourceName") or resource_name(resource))
-    first = (
-        f"Replacing the cloud record '{name}' deletes it, then creates it again: its ID changes"
-        if action == "replace"
-        else f"Deleting the cloud record '{name}' removes the Anyscale cloud"
-    )
-    return [
-        f"{first}, and every cloud resource registered under it (Anyscale.Platform/clouds/{name}/cloudResources) "
-        "is deleted with it.",
-        "Azure refuses the delete (HTTP 409) while clusters run on any of its cloud resources; once it succeeds, "
-        "services, jobs and workspaces on the cloud stop, and each cloud resource must be registered again.",
-    ]
-
-
-# Where each cluster type holds its Kubernetes version (AKS, EKS, GKE's minimum).
-VERSION_INPUT = {
-    "azure-native:containerservice:ManagedCluster": "kubernetesVersion",
-    "aws:eks/cluster:Cluster": "version",
-    "gcp:container/cluster:Cluster": "minMasterVersion",
-}
-MINOR = re.compile(r"1\.([0-9]+)(\.[0-9]+)?")
-
-
-def version_reasons(base: Resource | None, head: Resource) -> list[str]:
-    """A control-plane version change the clouds refuse: more than one minor up, or down."""
-    key = VERSION_INPUT.get(str(head.get("type")))
-    if base is None or key is None:
-        return []
-    old, new = ((r.get("inputs") or {}).get(key) for r in (base, head))
-    old_minor, new_minor = (MINOR.fullmatch(v) if isinstance(v, str) else None for v in (old, new))
-    if old_minor is None or new_minor is None:
-        return []
-    step = int(new_minor.group(1)) - int(old_minor.group(1))
-    if step > 1:
-        return [
-            f"Blocked: the control plane would move from Kubernetes {old} to {new}, {step} minors at once; AKS, EKS "
-            f"and GKE upgrade one minor at a time and refuse the jump. Go to 1.{int(old_minor.group(1)) + 1} first, "
-            "apply, then take the next minor."
-        ]
-    if step < 0:
-        return [
-            f"Blocked: the control plane would move from Kubernetes {old} down to {new}; the clouds do not "
-            "downgrade a cluster's minor (only a new cluster can run the older one)."
-        ]
-    return []
-
-
-def disruption_reasons(resource: Resource, action: str, options: dict[str, Any], owner: str | None) -> list[str]:
-    if action not in ("replace", "delete"):
-        return []
-    if registration_kind(resource) == "cloud":
-        return cloud_record_reasons(resource, action)
-    if is_registration(resource):
-        return registration_reasons(resource, action, owner)
-    if is_cluster(resource):
-        verb = "Replacing" if action == "replace" else "Deleting"
-        return [
-            f"{verb} the cluster destroys its running workloads and everything in it "
-            "(operators, gateway, Ray clusters)."
-        ]
-    if bucket_kind(resource):
-        return bucket_reasons(resource, action, options)
-    return []
-
-
-# --------------------------------------------------------------------------------
 # The diff
 
 
@@ -434,7 +344,7 @@ def _change_of(urn: str, base_graph: Graph, head_graph: Graph, renewed: set[str]
         change.properties = all_inputs(resource, added=True)
     owner = head_graph.cloud_resource_of(resource)
     change.cloud_resource = resource_name(owner) if owner else None
-    change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource) + risks
+    change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource, base_resource) + risks
     if change.action == "update":
         change.reasons += version_reasons(base_resource, resource)
     change.disruptive = bool(change.reasons)

@@ -18,6 +18,7 @@ DURATIONS: list[tuple[str, int]] = [
     ("random:*", 0),  # computed locally
     ("azure-native:containerservice:ManagedCluster", 600),  # AKS cluster
     ("azure-native:containerservice:AgentPool", 240),  # AKS node pool
+    ("azure-native:containerservice:MaintenanceConfiguration", 10),  # AKS planned maintenance window
     ("azure-native:kubernetesconfiguration:Extension", 300),  # AKS cluster extension (operator)
     ("aws:eks:Cluster", 600),
     ("aws:eks:NodeGroup", 300),

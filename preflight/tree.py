@@ -62,6 +62,16 @@ KEY_INPUTS: list[tuple[str, tuple[str, ...]]] = [
         "azure-native:containerservice:AgentPool",
         ("agentPoolName", "mode", "vmSize", "minCount", "maxCount", "scaleSetPriority", "nodeTaints"),
     ),
+    (
+        "azure-native:containerservice:MaintenanceConfiguration",
+        (
+            "configName",
+            "maintenanceWindow.schedule.weekly.dayOfWeek",
+            "maintenanceWindow.startTime",
+            "maintenanceWindow.durationHours",
+            "maintenanceWindow.utcOffset",
+        ),
+    ),
     ("azure-native:managedidentity:FederatedIdentityCredential", ("issuer", "subject", "audiences")),
     ("azure-native:managedidentity:UserAssignedIdentity", ("resourceName", "location")),
     ("azure-native:containerregistry:Registry", ("registryName", "sku.name", "location")),

@@ -59,7 +59,9 @@ def validate_stack(stack: StackFile, day: date | None = None) -> StackSpec:
         for key in stack.unknown_project_keys()
     ]
     try:
-        spec = load_spec(stack.project_value("cloud"), stack.project_value("resources"), unseen_secrets(stack)[0], today=day)
+        spec = load_spec(
+            stack.project_value("cloud"), stack.project_value("resources"), unseen_secrets(stack)[0], today=day
+        )
     except SpecError as error:
         raise SpecError(unknown + error.problems) from None
     if unknown:

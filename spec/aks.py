@@ -16,6 +16,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from components.names import RULES as NAME_RULES
 from spec.doc import one_of, shown_default
+from spec.maintenance import MaintenanceWindow
 from spec.pools import (
     AKS_MAX_DISK_GB,
     NODE_POOLS_RULE,
@@ -289,6 +290,11 @@ class AksClusterSpec(ClusterSpec):
     )
     api_server: ApiServerSpec | None = Field(
         None, description="who can reach the API server", json_schema_extra=shown_default("public")
+    )
+    # AKS's auto-upgrades (patch channel, node images) run only inside this window.
+    maintenance: MaintenanceWindow = Field(
+        default_factory=MaintenanceWindow,
+        description="the weekly window for AKS's Kubernetes patch upgrades and node image upgrades",
     )
 
     @field_validator("admin_group_object_ids")

@@ -6,13 +6,17 @@ stack is valid (platform.md 1.1: the bucket is where compute is).
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from policy.rules import platform
 from spec.doc import PREVIEW_REGIONS_NOTE, shown_default
-from spec.types import SecretValue, Strict, check_region, fail
+from spec.types import SecretValue, Strict, check_region, detail, fail
+
+# A Kubernetes Secret's name (DNS subdomain, at most 253 characters).
+SECRET_NAME_RE = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 
 
 class StorageSpec(Strict):
@@ -127,18 +131,57 @@ class GenericStorage(StorageSpec):
         "explicitly (the region the S3 client signs for; MinIO's default is `us-east-1`). See "
         "[Generic](what-it-creates.md#generic-resources)",
     )
+    # The chart's other way in: a Secret the user manages, read by name (credentialMount.aws.fromSecret.name).
+    existing_secret: str | None = Field(
+        None,
+        max_length=253,
+        description="instead of `credentials`: the name of a Secret you keep in namespace `anyscale-operator`, "
+        "with the keys `credentials` and `config` (AWS credentials and config files; `config` holds "
+        "`endpoint_url`), as the operator chart mounts it",
+    )
+
+    @field_validator("existing_secret")
+    @classmethod
+    def _secret_name(cls, value: str | None) -> str | None:
+        if value is not None and not SECRET_NAME_RE.fullmatch(value):
+            raise fail(
+                "secret",
+                "'{v}' is not a Kubernetes Secret name: lowercase letters, digits, '-' and '.', starting and ending "
+                "with a letter or digit",
+                v=value,
+            )
+        return value
 
     @model_validator(mode="after")
     def _credentials(self) -> GenericStorage:
-        if self.credentials is None:
+        if self.credentials is not None and self.existing_secret is not None:
+            raise fail("credentials", "give credentials or existingSecret, not both")
+        if self.endpoint and self.credentials is None and self.existing_secret is None:
+            # anyscale-operator 1.8.0 passes a custom endpoint to the operator and the Ray pods
+            # only in the AWS config file of credentialMount.aws (_helpers.tpl): without it the
+            # operator's storage check fails, with no logs and no snapshots.
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    detail(
+                        ("endpoint",),
+                        "endpoint",
+                        "a custom endpoint reaches the operator only with the bucket's keys: set storage.credentials "
+                        "(accessKeyId, secretAccessKey as Pulumi secrets) or storage.existingSecret, or remove endpoint",
+                    )
+                ],
+            )
+        if self.credentials is None and self.existing_secret is None:
             return self
+        what = "credentials are" if self.credentials is not None else "existingSecret is"
         if not self.bucket.startswith("s3://"):
             raise fail(
                 "credentials",
-                "credentials are for S3-compatible buckets (s3://...), not {b}; remove them or use an s3:// bucket",
+                "{k} for S3-compatible buckets (s3://...), not {b}; remove them or use an s3:// bucket",
+                k=what,
                 b=self.bucket.split("://", 1)[0] + "://",
             )
-        if self.region is None:
+        if self.credentials is not None and self.region is None:
             # The resource's region is a free-form routing label on Generic: the S3 client
             # would sign its requests for a region the bucket is not in.
             raise fail(

@@ -79,7 +79,22 @@ def test_registration_properties_exact(plan: Plan) -> None:
         },
     }
     options = plan.named("default-registration")["options"]
-    assert options["replaceOnChanges"] == ["*"]
+    # What the platform fixes (platform.md 1.1/1.2), and not apiVersion.
+    assert options["replaceOnChanges"] == [
+        "resourceName",
+        "location",
+        "parentResourcePath",
+        "resourceGroupName",
+        "resourceProviderNamespace",
+        "resourceType",
+        "properties.provider",
+        "properties.computeStack",
+        "properties.region",
+        "properties.cloudStorageBucketName",
+        "properties.cloudStorageBucketEndpoint",
+        "properties.cloudStorageBucketRegion",
+        "properties.anyscaleOperatorIamIdentity",
+    ]
     assert options["deleteBeforeReplace"] is True
 
 

@@ -5,6 +5,7 @@ an off-by-one in either direction fails. Limits are literals with their source."
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -282,7 +283,9 @@ def test_derived_names_truncate_exactly_at_the_limit(
 ) -> None:
     fits = "r" * (limit - len(prefix))
     assert derive("c", fits) == prefix + fits  # exactly the limit: kept whole
-    assert derive("c", fits + "x") == prefix + fits  # one more: cut back to the limit
+    # One more: cut back to the limit, ending in '-' and 6 hex characters of the whole name's sha256.
+    digest = hashlib.sha256(f"{prefix}{fits}x".encode()).hexdigest()[:6]
+    assert derive("c", fits + "x") == f"{prefix}{fits[:-7]}-{digest}"
 
 
 def test_storage_account_and_registry_names_at_their_limits() -> None:

@@ -147,6 +147,25 @@ def test_any_registration_change_replaces_it(base: Plan) -> None:
     assert change.properties[0].forces_replacement
 
 
+def test_an_api_version_change_updates_a_registration(base: Plan) -> None:
+    head = edited(base, "aws-usw2-registration", set_in(["apiVersion"], "2026-02-01-preview"))
+    change = change_of(diff_plans(base, head), "aws-usw2-registration")
+    assert change.action == "update"
+    assert [(p.path, p.old, p.new, p.forces_replacement) for p in change.properties] == [
+        ("apiVersion", "2026-09-01", "2026-02-01-preview", False)
+    ]
+    assert not change.disruptive
+
+
+def test_a_read_only_field_copied_into_the_inputs_does_not_replace_a_registration(base: Plan) -> None:
+    # A refresh that copies provisioningState into the stored inputs: the next diff shows it
+    # removed, which is an update (an unchanged PUT), not a new cldrsrc_ ID.
+    refreshed = edited(base, "aws-usw2-registration", set_in(["properties", "provisioningState"], "Succeeded"))
+    change = change_of(diff_plans(refreshed, base), "aws-usw2-registration")
+    assert change.action == "update"
+    assert [p.path for p in change.properties] == ["properties.provisioningState"]
+
+
 def test_a_named_replace_on_changes_covers_itself_and_below_only(base: Plan) -> None:
     def narrow(resource: dict[str, Any]) -> None:
         resource["options"]["replaceOnChanges"] = ["values.global"]
@@ -491,3 +510,36 @@ def test_a_control_plane_jump_of_more_than_one_minor_is_blocked(base: Plan) -> N
     ]
     one = change_of(diff_plans(base, edited(base, "aws-usw2-eks", set_in(["version"], "1.37"))), "aws-usw2-eks")
     assert (one.action, one.disruptive, one.reasons) == ("update", False, [])
+
+
+def test_a_fixed_name_cluster_replacement_is_refused_with_what_to_do(base: Plan) -> None:
+    head = edited(base, "default-aks", set_in(["location"], "westus3"))
+    change = change_of(diff_plans(base, head), "default-aks")
+    assert change.action == "replace" and change.disruptive
+    assert change.reasons == [
+        "Replacing the cluster destroys its running workloads and everything in it (operators, gateway, Ray clusters).",
+        'REFUSED: the replacement keeps the name "default-aks", and the cloud refuses to create it while the old '
+        "cluster exists ('already exists'); with cloud.protect on, the engine refuses it at preview. Revert the "
+        "change, or add a cloud resource under a new name, move the workloads there, then remove this one.",
+    ]
+
+
+def test_a_renamed_eks_cluster_is_not_refused_but_still_disruptive(base: Plan) -> None:
+    # The identity input `name` changed: the new cluster does not meet the old one.
+    head = edited(base, "aws-usw2-eks", set_in(["name"], "aws-usw2-b"))
+    change = change_of(diff_plans(base, head), "aws-usw2-eks")
+    assert change.action == "replace" and change.disruptive
+    assert not any(r.startswith("REFUSED") for r in change.reasons)
+
+
+def test_an_aks_pool_bounds_change_says_to_refresh() -> None:
+    base = json.loads((FIXTURE.parent.parent / "golden" / "plan-dev.json").read_text())
+    head = edited(base, "default-pool-cpu", set_in(["minCount"], 2))
+    change = change_of(diff_plans(base, head), "default-pool-cpu")
+    assert change.action == "update"
+    assert change.notes == [
+        "the update re-sends the pool's count from the state (ignoreChanges: count), the creation count unless a "
+        "refresh read the autoscaler's: run `pulumi up --refresh` so that AKS gets the current one"
+    ]
+    labels = edited(base, "default-pool-cpu", set_in(["nodeLabels", "team"], "ml"))
+    assert change_of(diff_plans(base, labels), "default-pool-cpu").notes == []

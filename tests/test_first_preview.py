@@ -96,7 +96,7 @@ def test_the_generic_registration_is_fully_known_but_has_no_id(example_first: Pl
         "region": "dc1-rack7",
         "cloudStorageBucketName": "s3://ray-data",
         "cloudStorageBucketEndpoint": "https://minio.dc1.example.com",
-        "cloudStorageBucketRegion": "dc1-rack7",
+        "cloudStorageBucketRegion": "us-east-1",
     }
 
 

@@ -28,7 +28,7 @@ GENERIC = {
     "region": "dc1",
     "kubeconfig": {"secure": "v1:kubeconfig-ciphertext=="},
     "cliToken": {"secure": "v1:clitoken-ciphertext=="},
-    "storage": {"bucket": "s3://ray-data", "endpoint": "https://minio.example.com"},
+    "storage": {"bucket": "s3://ray-data", "endpoint": "https://minio.example.com", "existingSecret": "minio-keys"},
 }
 # One resource per provider; the primary adds a T4 pool (16 vCPU, 110 GiB, 1 GPU, max 4).
 RESOURCES: list[dict[str, Any]] = [

@@ -53,7 +53,9 @@ def test_each_provider_defaults_to_a_minor_in_standard_support_for_six_months() 
     assert spec.resources[0].cluster.kubernetes_version == "1.36"  # AKS community support to 2027-06-30
     aws = {"name": "aws", "provider": "AWS", "region": "us-west-2"}
     gcp = {"name": "gcp", "provider": "GCP", "region": "us-central1", "project": "my-gcp-project"}
-    spec = load_spec(example_cloud(), [{"name": "default", "provider": "Azure", "region": "eastus2"}, aws, gcp], today=DAY)
+    spec = load_spec(
+        example_cloud(), [{"name": "default", "provider": "Azure", "region": "eastus2"}, aws, gcp], today=DAY
+    )
     assert [r.cluster.kubernetes_version for r in spec.resources] == ["1.36", "1.36", "1.35"]
     # The example validates with no version advisory on the day the calendar was read.
     assert [a for a in advisories(spec, DAY) if "kubernetesVersion" in a.path] == []

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from components import names
-from preflight.runtime import Plan
+from components.names import aks_cluster_name, aks_dns_prefix, gcp_account_id, gke_cluster_name
+from preflight.runtime import Plan, run_program
 from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
@@ -138,22 +139,30 @@ def test_gke_pool_logical_names_collide_with_the_system_pool() -> None:
     ) in found
 
 
-def test_truncated_aks_cluster_names_collide() -> None:
-    cloud = {**CLOUD, "name": "c" * 58}  # aks-<58>- leaves 0 characters of the resource name
-    found = problems([PRIMARY, {"name": "other", "provider": "Azure", "region": "eastus2"}], cloud)
-    assert found == [
-        f"resources[1].name (other): gives the AKS cluster name 'aks-{'c' * 58}', which collides with "
-        "resources[0].name (default); rename one of them"
-    ]
+def test_cut_aks_cluster_names_carry_a_hash_of_the_whole_name() -> None:
+    cloud = {**CLOUD, "name": "c" * 58}  # aks-<58>- leaves no character of the resource name
+    assert problems([PRIMARY, {"name": "other", "provider": "Azure", "region": "eastus2"}], cloud) == []
+    # 56 characters, '-', 6 hex characters of sha256("aks-<58 c>-<resource>").
+    assert aks_cluster_name("c" * 58, "default") == f"aks-{'c' * 52}-64defc"
+    assert aks_cluster_name("c" * 58, "other") == f"aks-{'c' * 52}-76a52a"
 
 
-def test_truncated_gcp_service_account_ids_collide() -> None:
+def test_cut_gcp_service_account_ids_carry_a_hash_of_the_whole_name() -> None:
     gcp = {"provider": "GCP", "region": "us-central1", "project": "my-gcp-project"}
-    found = problems([PRIMARY, {"name": "gcp-team-alpha-east-1", **gcp}, {"name": "gcp-team-alpha-east-2", **gcp}])
-    assert found == [
-        "resources[2].name (gcp-team-alpha-east-2): gives the GCP service account ID 'anyscale-c-gcp-team-alpha-east', "
-        "which collides with resources[1].name (gcp-team-alpha-east-1); rename one of them"
-    ]
+    assert problems([PRIMARY, {"name": "gcp-team-alpha-east-1", **gcp}, {"name": "gcp-team-alpha-east-2", **gcp}]) == []
+    assert gcp_account_id("c", "gcp-team-alpha-east-1") == "anyscale-c-gcp-team-alp-466d34"
+    assert gcp_account_id("c", "gcp-team-alpha-east-2") == "anyscale-c-gcp-team-alp-bee652"
+
+
+def test_names_that_fit_are_unchanged() -> None:
+    # At the limit exactly: no hash (nothing deployed is renamed).
+    assert gcp_account_id("c", "gcp-team-alpha-e") == "anyscale-c-gcp-team-alpha-e"  # 27
+    assert gcp_account_id("ml-platform", "gcp-usc1") == "anyscale-ml-platform-gcp-usc1"  # 29
+    assert gcp_account_id("ml-platform", "gcp-usc1x") == "anyscale-ml-platform-gcp-usc1x"  # 30
+    assert aks_cluster_name("c" * 50, "default") == f"aks-{'c' * 50}-default"  # 62
+    assert aks_cluster_name("c" * 50, "default_") == f"aks-{'c' * 50}-default"  # 63, trailing '_' trimmed as before
+    assert aks_dns_prefix("ml-platform", "default") == "ml-platform-default"
+    assert gke_cluster_name("ml-platform", "gcp-usc1") == "gke-ml-platform-gcp-usc1"
 
 
 def test_same_sa_id_in_other_projects_is_fine() -> None:
@@ -253,3 +262,27 @@ def test_iam_role_autonames_stay_within_64_characters(example_plan: Plan) -> Non
     assert any("IAM role name" in str(p) and "resources[1].name" in str(p) for p in error.value.problems), (
         error.value.problems
     )
+
+
+def forty_resources() -> dict[str, Any]:
+    """The example cloud with its primary and 39 GCP resources named alike (gcp-usc1-1 ...)."""
+    values = stack_values("example")
+    primary = values["anyscale-cloud:resources"][0]
+    gcp = {"provider": "GCP", "region": "us-central1", "project": "my-gcp-project"}
+    values["anyscale-cloud:resources"] = [primary] + [{"name": f"gcp-usc1-{i}", **gcp} for i in range(1, 40)]
+    return values
+
+
+def test_forty_similar_resources_plan_without_a_collision() -> None:
+    values = forty_resources()
+    load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])  # no collision reported
+    plan = run_program("test", values)
+    assert len(plan.of_type("azure-native:resources:Resource")) == 41  # the clouds record and 40 registrations
+    accounts = [r["inputs"]["accountId"] for r in plan.of_type("gcp:serviceaccount/account:Account")]
+    assert len(accounts) == len(set(accounts)) == 78  # the operator's and the nodes' account per resource
+    assert all(6 <= len(a) <= 30 for a in accounts)
+    # Cut (anyscale-ml-platform-gcp-usc1-<n> is 31-32 characters) and told apart by the hash;
+    # gcp-usc1-1's is 31: "anyscale-ml-platform-gc" + "-" + sha256(...)[:6].
+    assert "anyscale-ml-platform-gc-6e0545" in accounts
+    urns = [r["urn"] for r in plan.resources]
+    assert len(urns) == len(set(urns))

@@ -391,9 +391,22 @@ def test_registration_replacement(plan):
     no_dbr = copy.deepcopy(rec)
     no_dbr["options"]["deleteBeforeReplace"] = False
     one(validate("registration-replacement", no_dbr), "delete_before_replace=True")
-    no_roc = copy.deepcopy(rec)
-    no_roc["options"]["replaceOnChanges"] = ["properties.region"]
-    one(validate("registration-replacement", no_roc), "replace_on_changes=['*']")
+    narrowed = copy.deepcopy(rec)
+    narrowed["options"]["replaceOnChanges"] = [
+        p for p in rec["options"]["replaceOnChanges"] if p != "properties.cloudStorageBucketRegion"
+    ]
+    one(
+        validate("registration-replacement", narrowed),
+        "replaceOnChanges misses ['properties.cloudStorageBucketRegion']: the platform refuses to change them",
+    )
+    # "*" replaced the record on an apiVersion bump, which the platform takes as an update.
+    for broad in (["*"], ["properties"]):
+        everything = copy.deepcopy(rec)
+        everything["options"]["replaceOnChanges"] = [*rec["options"]["replaceOnChanges"], *broad]
+        one(
+            validate("registration-replacement", everything),
+            f"replaceOnChanges is {everything['options']['replaceOnChanges']!r}: that replaces the cloud resource on any change",
+        )
 
 
 def test_registration_replacement_under_a_real_engine_checks_delete_before_replace_only(plan):

@@ -92,9 +92,16 @@ def generic(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_operator_rolls_when_the_cli_token_changes_and_only_then(raw: Raw) -> None:
-    token = generic(stack_values("example"))["cliToken"]["secure"]
-    # The hash of exactly the secret settings, and shown only as a secret.
-    assert checksum(raw) == hashlib.sha256(json.dumps({"global.auth.anyscaleCliToken": token}).encode()).hexdigest()
+    onprem = generic(stack_values("example"))
+    token = onprem["cliToken"]["secure"]
+    keys = onprem["storage"]["credentials"]
+    # The hash of exactly the secret settings (the MinIO keys and the token), and shown only as a secret.
+    secrets = {
+        "credentialMount.aws.createSecret.accessKeyId": keys["accessKeyId"]["secure"],
+        "credentialMount.aws.createSecret.secretAccessKey": keys["secretAccessKey"]["secure"],
+        "global.auth.anyscaleCliToken": token,
+    }
+    assert checksum(raw) == hashlib.sha256(json.dumps(secrets).encode()).hexdigest()
     values = raw.plan.named("onprem-anyscale-operator")["inputs"]["values"]
     assert values["operator"]["annotations"] == {ANNOTATION: "[secret]"}
 

@@ -57,7 +57,7 @@ def test_generic_registration_sends_the_s3_compatible_endpoint(plan: Plan) -> No
         "region": "dc1-rack7",
         "cloudStorageBucketName": "s3://ray-data",
         "cloudStorageBucketEndpoint": "https://minio.dc1.example.com",
-        "cloudStorageBucketRegion": "dc1-rack7",
+        "cloudStorageBucketRegion": "us-east-1",
     }
     assert plan.outputs["cloudResources"]["onprem"]["bucketEndpoint"] == "https://minio.dc1.example.com"
 

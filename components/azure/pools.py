@@ -12,6 +12,7 @@ from components.scope import Scope
 from spec import AksNodePool, AzureResource
 
 SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
+SPOT_LABEL = "kubernetes.azure.com/scalesetpriority"
 # What AKS cannot change on an existing pool (the API rejects the update with
 # PropertyChangeNotAllowed; the OS disk size included).
 REPLACED_ON = ["vmSize", "scaleSetPriority", "scaleSetEvictionPolicy", "osType", "osDiskSizeGB"]
@@ -23,11 +24,16 @@ def build_pool(
     cluster: containerservice.ManagedCluster,
     pool: AksNodePool,
     subnet: pulumi.Output[str] | None = None,
+    after: list[pulumi.Resource] | None = None,
 ) -> containerservice.AgentPool:
     taints = [str(t) for t in pool_taints(pool)]
+    labels = pool_labels(pool, "Azure")
     spot = pool.capacity_type == "SPOT"
     if spot:
         taints.append(SPOT_TAINT)  # AKS adds it anyway; declaring it avoids a perpetual diff
+        # AKS keeps its spot label among the pool's user labels, and a label update replaces
+        # that whole set, dropping it (Azure/AKS#3152): declared, every update sends it.
+        labels = {**labels, SPOT_LABEL: "spot"}
     return containerservice.AgentPool(
         pool_logical_name(spec.name, pool.name),
         agent_pool_name=pool.name,
@@ -45,7 +51,7 @@ def build_pool(
         min_count=pool.min_count,
         max_count=pool.max_count,
         node_taints=taints,
-        node_labels=pool_labels(pool, "Azure"),
+        node_labels=labels,
         **({"os_disk_size_gb": pool.disk_size_gb} if pool.disk_size_gb else {}),
         # Every pool of a cluster with its own network joins the system pool's subnet.
         **({"vnet_subnet_id": subnet} if subnet is not None else {}),
@@ -53,12 +59,21 @@ def build_pool(
         # The pool's name is fixed, and AKS cannot change a pool's VM size or priority:
         # such a change is a new pool, created after the old one is gone. The autoscaler
         # owns `count` once the pool exists.
-        opts=scope.opts(replace_on_changes=REPLACED_ON, delete_before_replace=True, ignore_changes=["count"]),
+        opts=scope.opts(
+            replace_on_changes=REPLACED_ON,
+            delete_before_replace=True,
+            ignore_changes=["count"],
+            depends_on=after or [],
+        ),
     )
 
 
 def build_pools(
-    scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster, nodes: NodeNetwork | None = None
+    scope: Scope,
+    spec: AzureResource,
+    cluster: containerservice.ManagedCluster,
+    nodes: NodeNetwork | None = None,
+    after: list[pulumi.Resource] | None = None,
 ) -> list[containerservice.AgentPool]:
     subnet = nodes.subnet_id if nodes else None
-    return [build_pool(scope, spec, cluster, pool, subnet) for pool in spec.cluster.node_pools]
+    return [build_pool(scope, spec, cluster, pool, subnet, after) for pool in spec.cluster.node_pools]

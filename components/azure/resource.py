@@ -8,6 +8,7 @@ from components import defaults
 from components.azure.bucket import build_bucket
 from components.azure.cluster import build_cluster, cluster_kubeconfig
 from components.azure.identity import Grants, build_identity, registry_grants
+from components.azure.maintenance import build_maintenance
 from components.azure.network import build_network, network_grants
 from components.azure.pools import build_pools
 from components.kube import kubernetes_provider
@@ -30,7 +31,10 @@ class AksTarget(pulumi.ComponentResource):
         nodes = build_network(grants, spec)
         cluster = build_cluster(scope, spec, nodes)
         network = [*(nodes.resources if nodes else []), *network_grants(grants, spec, nodes, cluster)]
-        pools = build_pools(scope, spec, cluster, nodes)
+        # Pools join the subnet with the cluster's identity: after its grant there, or the
+        # first node NICs race the role assignment.
+        pools = build_pools(scope, spec, cluster, nodes, after=network)
+        maintenance = build_maintenance(scope, spec, cluster)
         kubeconfig = cluster_kubeconfig(scope, spec, cluster)
         operator = build_identity(scope, spec, cluster)
         principal_id = operator.identity.principal_id
@@ -53,7 +57,16 @@ class AksTarget(pulumi.ComponentResource):
             },
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             operator_extension=OperatorExtension(cluster.name, ctx.resource_group_name, ctx.azure_provider),
-            ready=[cluster, *network, *pools, operator.identity, operator.federation, *registry, *bucket.resources],
+            ready=[
+                cluster,
+                *network,
+                *pools,
+                *maintenance,
+                operator.identity,
+                operator.federation,
+                *registry,
+                *bucket.resources,
+            ],
         )
         self.register_outputs(
             {

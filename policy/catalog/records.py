@@ -134,13 +134,15 @@ POLICIES: list[Policy] = [
     ),
     policy(
         "registration-replacement",
-        "Cloud resource registrations are replaced, never updated, and deleted before they are re-created: "
-        "deleteBeforeReplace, and replaceOnChanges ['*'] (offline only).",
+        "Cloud resource registrations are replaced exactly when a path the platform fixes changes (name, "
+        "location, parent cloud, each property), never for anything else, and deleted before they are "
+        "re-created: deleteBeforeReplace, and replaceOnChanges on those paths (offline only).",
         level=MANDATORY,
         severity=HIGH,
-        remediation="Every property of a registration is immutable and its name is unique on the cloud, so the "
-        "resource needs delete_before_replace=True and replace_on_changes=['*'] in its ResourceOptions "
-        "(components/registration.py sets both; keep them when changing it).",
+        remediation="The platform refuses to change a registration's name, location, cloud or properties and names "
+        "are unique on the cloud, so the resource needs delete_before_replace=True and replace_on_changes on exactly "
+        "those paths (components/registration.py sets both from REGISTRATION_REPLACING_PATHS); '*' would also replace "
+        "it on an apiVersion change, which the platform takes as an update.",
         check=check_registration_replacement,
     ),
     policy(

@@ -19,6 +19,28 @@ PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
 
 # --- names and regions (platform.md 1.1) ---------------------------------------------------
 
+# Registration input paths whose change the platform refuses ("Cannot update fields in
+# the existing cloud resource", 1.2): every property of the type (1.1), the record's name,
+# its location and the cloud it belongs to (the rest of its ARM ID). Anything else
+# (apiVersion) is a plain update, since an unchanged PUT is a no-op on the platform. The
+# read-only fields (cloudResourceId, provisioningState) are not listed: azure-native diffs
+# the stored inputs, never the outputs, and one that a refresh copies into the stored
+# inputs then shows as a removal, an update, never a replacement.
+REGISTRATION_REPLACING_PATHS = (
+    "resourceName",
+    "location",
+    "parentResourcePath",
+    "resourceGroupName",
+    "resourceProviderNamespace",
+    "resourceType",
+    "properties.provider",
+    "properties.computeStack",
+    "properties.region",
+    "properties.cloudStorageBucketName",
+    "properties.cloudStorageBucketEndpoint",
+    "properties.cloudStorageBucketRegion",
+    "properties.anyscaleOperatorIamIdentity",
+)
 NAME_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
 MAX_NAME = 256
 REGION_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.platform import (
     PROVIDERS,
+    REGISTRATION_REPLACING_PATHS,
     azure_endpoint_problem,
     bucket_problem,
     endpoint_problem,
@@ -196,18 +197,28 @@ def _identity(value: Any, provider: str | None) -> list[str]:
 
 
 def replacement_problems(delete_before_replace: Any, replace_on_changes: Any) -> list[str]:
-    """Properties are immutable and names unique (platform.md 1.2): a change must be a
-    delete, then a create with the same name. `replace_on_changes` is None where the
-    caller cannot see it (a real engine does not pass it to policies)."""
+    """Properties are immutable and names unique (platform.md 1.2): a change of one the
+    platform fixes must be a delete, then a create with the same name; anything else is an
+    update. `replace_on_changes` is None where the caller cannot see it (a real engine does
+    not pass it to policies)."""
     problems = []
     if delete_before_replace is not True:
         problems.append(
             "deleteBeforeReplace is not set: names are unique on the cloud, so the old registration "
             "must be deleted before its replacement is created; set delete_before_replace=True"
         )
-    if replace_on_changes is not None and "*" not in list(replace_on_changes):
-        problems.append(
-            f"replaceOnChanges is {list(replace_on_changes)!r}: every property is immutable ('Cannot update "
-            "fields in the existing cloud resource'), so any change must replace it; set replace_on_changes=['*']"
-        )
+    if replace_on_changes is not None:
+        given = [str(p) for p in replace_on_changes]
+        if "*" in given or "properties" in given:
+            problems.append(
+                f"replaceOnChanges is {given!r}: that replaces the cloud resource on any change, an apiVersion bump "
+                "or a read-only field included, which the platform takes in place; list only the paths it fixes "
+                "(the name, location, parent cloud and each property)"
+            )
+        missing = [p for p in REGISTRATION_REPLACING_PATHS if p not in given]
+        if missing:
+            problems.append(
+                f"replaceOnChanges misses {missing!r}: the platform refuses to change them ('Cannot update fields "
+                "in the existing cloud resource'), so a change must replace the record; list every fixed path"
+            )
     return problems
