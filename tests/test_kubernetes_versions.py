@@ -277,6 +277,12 @@ def test_a_one_minor_upgrade_of_the_example_is_in_place_and_not_disruptive(examp
         "aws-usw2-cpuspot": ("update", ["version"]),
         # The autoscaler follows the minor: chart 9.59.0 either way, the 1.36 image.
         "aws-usw2-cluster-autoscaler": ("update", ["values.image.tag"]),
+        # The managed add-ons follow it too: EKS's version for the new minor.
+        "aws-usw2-addon-aws-ebs-csi-driver": ("update", ["addonVersion"]),
+        "aws-usw2-addon-coredns": ("update", ["addonVersion"]),
+        "aws-usw2-addon-eks-pod-identity-agent": ("update", ["addonVersion"]),
+        "aws-usw2-addon-kube-proxy": ("update", ["addonVersion"]),
+        "aws-usw2-addon-vpc-cni": ("update", ["addonVersion"]),
     }
     assert not [c for c in changes if c.disruptive]
     # The system pool's version sits in the cluster's agentPoolProfiles, which the program

@@ -88,6 +88,7 @@ def test_the_map_names_existing_resources_and_secrets_only() -> None:
 def test_s3_keys_by_name_land_under_storage_credentials() -> None:
     resources = moved_to_the_map(stack_values("example"))["anyscale-cloud:resources"]
     resources[GENERIC]["storage"]["region"] = "us-east-1"  # S3-compatible keys need the bucket's region
+    resources[GENERIC]["storage"].pop("credentials", None)  # given by name below instead
     secret = {"secure": "v1:eA=="}
     spec = load_spec(
         stack_values("example")["anyscale-cloud:cloud"],
