@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
         print(f"error: {printable(str(error))}", file=sys.stderr)
         return 2
     for note in unseen_secrets(stack)[1]:
-        print(f"note: {note}", file=sys.stderr)
+        print(f"note: {printable(note)}", file=sys.stderr)
     try:
         spec = validate_stack(stack, day)
     except SpecError as error:
@@ -106,7 +106,9 @@ def main(argv: list[str]) -> int:
         return 1
     # Advisories do not fail the check: stdout keeps its one-line summary, each warning
     # is one line on stderr, config path first, like a problem.
-    warnings = clear_secret_advisories(stack.project_value("cloud"), stack.project_value("resources"))
+    warnings = clear_secret_advisories(
+        stack.project_value("cloud"), stack.project_value("resources"), stack.project_value("secrets")
+    )
     for advisory in warnings + advisories(spec, day):
         print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")

@@ -8,6 +8,7 @@ read against must be reproducible, and no test may depend on the real date).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -26,6 +27,9 @@ class TodayError(ValueError):
 
 def parse_day(value: str, where: str) -> date:
     try:
+        # Exactly YYYY-MM-DD: date.fromisoformat also takes compact and week forms (20261201).
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+            raise ValueError(value)
         return date.fromisoformat(value)
     except ValueError:
         raise TodayError(f"{where}: {value!r} is not a date; write YYYY-MM-DD, e.g. 2026-12-01") from None

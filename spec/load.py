@@ -174,19 +174,25 @@ def _region_advisories(spec: StackSpec) -> list[Problem]:
     ]
 
 
-def clear_secret_advisories(cloud: Any, resources: Any) -> list[Problem]:
+def clear_secret_advisories(cloud: Any, resources: Any, secrets: Any = None) -> list[Problem]:
     """A warning for each secret the stack file holds in clear (its path only, never the
     value): committed, it is readable by anyone with the repository, and the engine stores
-    it unencrypted. Only the stack file tells, so `preflight validate` reports these."""
+    it unencrypted. Only the stack file tells, so `preflight validate` reports these. The
+    `anyscale-cloud:secrets` map is read the same way: every value in it is a secret."""
     raw = {"cloud": cloud, "resources": resources}
+    locations = [(tuple(loc), _resource_name(list(loc), resources)) for loc in clear_secrets(raw)]
+    if isinstance(secrets, dict):
+        for name, entry in secrets.items():
+            for loc in clear_secrets({"resources": [entry]}):
+                locations.append((("secrets", name, *loc[2:]), str(name)))
     return [
         Problem(
             _path(list(loc)),
-            _resource_name(list(loc), resources),
+            name,
             "is a secret given in clear in the stack file; encrypt it with "
             f"`pulumi config set --secret --path '{_path(list(loc))}'`, which replaces the plain value",
         )
-        for loc in clear_secrets(raw)
+        for loc, name in locations
     ]
 
 

@@ -22,6 +22,7 @@ from preflight import validate
 from preflight.changes import diff_plans
 from preflight.runtime import run_program
 from spec import SpecError, advisories, load_spec
+from spec.currency import TodayError, parse_day
 from tests.conftest import stack_values
 from tests.example_spec import example_cloud, example_resources
 
@@ -290,3 +291,9 @@ def test_a_one_minor_upgrade_of_the_example_is_in_place_and_not_disruptive(examp
     # docs/operations.md "Upgrades" gives the step that moves it.
     aks = next(c for c in changes if c.name == "default-aks")
     assert aks.notes == ["ignored (ignoreChanges): agentPoolProfiles[0].orchestratorVersion"]
+
+
+@pytest.mark.parametrize("value", ["20261201", "2026-W49-2", "2026-12-1"])
+def test_today_takes_only_the_yyyy_mm_dd_form(value: str) -> None:
+    with pytest.raises(TodayError, match="write YYYY-MM-DD"):
+        parse_day(value, "--today")

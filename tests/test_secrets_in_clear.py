@@ -76,3 +76,69 @@ def test_validate_warns_without_echoing(tmp_path: Path) -> None:
         f"encrypt it with `pulumi config set --secret --path 'resources[{generic_index()}].cliToken'`, which "
         "replaces the plain value"
     ]
+
+
+def test_plain_values_in_the_secrets_map_are_reported_by_their_map_path() -> None:
+    resources = example_resources()
+    secrets = {"onprem": {"cliToken": PLAIN, "storage": {"credentials": {"accessKeyId": PLAIN}}}}
+    found = clear_secret_advisories(example_cloud(), resources, secrets)
+    assert [(a.path, a.resource) for a in found] == [
+        ("secrets.onprem.cliToken", "onprem"),
+        ("secrets.onprem.storage.credentials.accessKeyId", "onprem"),
+    ]
+    assert all(PLAIN not in str(a) for a in found)
+
+
+def test_a_password_in_an_endpoint_is_never_echoed(tmp_path: Path) -> None:
+    stack = tmp_path / "Pulumi.t.yaml"
+    stack.write_text(
+        "config:\n"
+        "  anyscale-cloud:cloud: {name: ml, location: eastus2, resourceGroup: rg}\n"
+        "  anyscale-cloud:resources:\n"
+        "    - {name: default, provider: Azure, region: eastus2}\n"
+        "    - name: onprem\n"
+        "      provider: Generic\n"
+        "      region: dc1\n"
+        "      kubeconfig: {secure: 'v1:a'}\n"
+        "      cliToken: {secure: 'v1:b'}\n"
+        "      storage:\n"
+        "        bucket: s3://ray-data\n"
+        "        endpoint: 'https://user:HUNTER2@minio.example.com'\n"
+        "        region: us-east-1\n"
+        "        credentials: {accessKeyId: {secure: 'v1:c'}, secretAccessKey: {secure: 'v1:d'}}\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "preflight", "validate", str(stack)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "HUNTER2" not in result.stdout + result.stderr
+    assert result.stdout.splitlines() == [
+        "resources[1].storage.endpoint (onprem): 'https://***@minio.example.com' carries user information "
+        "(`user[:password]@`): credentials never go in a URI"
+    ]
+
+
+def test_an_environment_name_with_an_escape_is_printed_escaped(tmp_path: Path) -> None:
+    stack = tmp_path / "Pulumi.t.yaml"
+    stack.write_text(
+        'environment: [prod/secrets, "\\e[31mevil"]\n'
+        "config:\n"
+        "  anyscale-cloud:cloud: {name: ml, location: eastus2, resourceGroup: rg}\n"
+        "  anyscale-cloud:resources:\n"
+        "    - {name: default, provider: Azure, region: eastus2}\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "preflight", "validate", str(stack)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "\x1b" not in result.stdout + result.stderr
+    assert "note: environment: imports prod/secrets, " in result.stderr

@@ -13,7 +13,10 @@ as `policy.rules.platform` without the pack's folder on sys.path.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
+from typing import Any
 
 PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
 
@@ -276,6 +279,31 @@ def _bucket_name_problem(scheme: str, rest: str, provider: str) -> str | None:
     return _authority_problem(rest)
 
 
+USERINFO_RE = re.compile(r"(//)[^/?#]*@")
+
+
+def masked(value: str) -> str:
+    """A URI as a message may show it: user information (a password) never echoed. An
+    abfss:// URI's `container@account` is its bucket, not user information."""
+    if value.lower().startswith("abfss://"):
+        return value
+    return USERINFO_RE.sub(r"\1***@", value)
+
+
+def _masking(check: Callable[..., str | None]) -> Callable[..., str | None]:
+    """Every message of a URI check shows the value with its user information masked."""
+
+    @functools.wraps(check)
+    def wrapper(value: str, *args: Any, **kwargs: Any) -> str | None:
+        problem = check(value, *args, **kwargs)
+        if problem is None or not isinstance(value, str):
+            return problem
+        return problem.replace(value, masked(value)).replace(value.rstrip("/"), masked(value.rstrip("/")))
+
+    return wrapper
+
+
+@_masking
 def bucket_problem(value: str, provider: str, checked: str | None = None) -> str | None:
     """A bucket URI of the provider's scheme: the bucket itself, no sub-path, no trailing '/',
     a name its cloud accepts, never user information. `checked`: the text to check when
@@ -301,6 +329,7 @@ def bucket_problem(value: str, provider: str, checked: str | None = None) -> str
     return f"'{value}' {problem}" if problem else None
 
 
+@_masking
 def endpoint_problem(value: str, checked: str | None = None) -> str | None:
     """A bucket endpoint: a bare https origin. A trailing slash silently breaks log delivery."""
     text = value if checked is None else checked
