@@ -1,5 +1,5 @@
 """The example stack's config as test input (fresh copies each call), and what `load_spec`
-reports for a variant of it: the kill tests of `make mutate` start from these."""
+reports for a variant of it: tests of the spec's details start from these."""
 
 from __future__ import annotations
 

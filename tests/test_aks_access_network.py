@@ -1,4 +1,4 @@
-"""AKS access and networks (issues #14, #18): Entra-only clusters with a non-interactive
+"""AKS access and networks: Entra-only clusters with a non-interactive
 kubelogin, the nodes' network (created or existing), the API server's exposure, storage
 reachability from the node subnet, and the policies for them."""
 

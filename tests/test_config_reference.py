@@ -73,7 +73,7 @@ def rule_of(key: str) -> list[tuple[str, str]]:
         # platform.md 1.1: names and regions.
         ("`name`", "required", "`^[a-zA-Z0-9_-]+$`, at most 256 characters"),
         ("`region`", "required", "`^[a-z0-9]+(-[a-z0-9]+)*$`, at most 35 characters, never case-converted"),
-        # The limits the reference did not state before (issue #19).
+        # Limits the reference states.
         ("`cluster.nodePools[].name` (Azure)", "required", "`^[a-z][a-z0-9]{0,11}$`"),
         ("`cluster.nodePools[].name` (AWS)", "required", "`^[a-z][a-z0-9-]{0,39}$`"),
         ("`cluster.nodePools[].name` (GCP)", "required", "not ending with '-'"),
@@ -87,7 +87,7 @@ def rule_of(key: str) -> list[tuple[str, str]]:
         # GPU types per provider (the operator chart 1.8.0's names).
         ("`cluster.nodePools[].gpu.type`", "required", "Azure `T4 A10 A100 H100`"),
         ("`cluster.nodePools[].gpu.type`", "required", "GCP `T4 L4 A100-40G A100-80G H100 H100-MEGA RTX-PRO-6000`"),
-        # Defaults that work (tests/test_hostile_spec.py): a system pool with counts only.
+        # Defaults that work (tests/test_careless_values.py): a system pool with counts only.
         (
             "`cluster.systemPool.instanceType`",
             "Azure `Standard_D4s_v5`; AWS `m6i.xlarge`; GCP `e2-standard-4`",

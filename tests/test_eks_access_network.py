@@ -1,4 +1,4 @@
-"""EKS access, API endpoint and networks (issues #14 and #18): access entries, node groups
+"""EKS access, API endpoint and networks: access entries, node groups
 that follow the cluster's version, the Cluster Autoscaler per Kubernetes minor, the
 endpoint's CIDRs, the bucket's TLS-only policy, the S3 gateway endpoint, an existing
 VPC; the spec's rules with their messages; the policy rules on violating and compliant

@@ -1,4 +1,4 @@
-"""Issue 14/18 on GKE, Generic and every provider: the GKE network (created or existing),
+"""GKE, Generic and every provider: the GKE network (created or existing),
 node service account, signBlob, pool zones and project APIs; the operator chart's extra
 values (Helm and the AKS extension, secrets kept secret); S3-compatible credentials on
 Generic; address ranges of peered resources; the GKE policies."""

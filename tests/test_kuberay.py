@@ -1,4 +1,4 @@
-"""addons.kuberay (issue 16): per option and provider, the charts, values, objects and
+"""addons.kuberay: per option and provider, the charts, values, objects and
 namespaces in the plan, the smoke RayJob's wait condition, and the spec's refusals.
 
 Expected charts, names and keys are literals from the upstream sources (README: KubeRay

@@ -1,5 +1,4 @@
-"""Tests written for mutants of the spec (spec/) that `make mutate` found alive (README,
-"Mutation testing"): each asserts what a user sees, with the expected text as a literal."""
+"""Exact values and messages of the spec (spec/): each asserts what a user sees, with the expected text as a literal."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Tests written for mutants of components/addons/ (and one of components/registration.py)
-that `make mutate` found alive (README, "Mutation testing"): the operator's extra chart values
+"""Exact values and messages of components/addons/ (and one of components/registration.py): the operator's extra chart values
 on the AKS extension and the Helm chart (a `false`, a list of plain values, a secret), the
 CRD take-over transform the CRD charts carry, the ClusterAddons component's registered
 outputs, and the resource named in the "no cloudResourceId" error of a real create. Each
@@ -8,7 +7,7 @@ asserts what the cloud or the user receives, expected values as literals.
 Killed by an existing test already in the mutmut selection (alive in the first run only
 because the plan-cache plugin of that run filed a module fixture's calls under the first
 test using it):
-- addons.ClusterAddons._extension 47-51: test_survivors_addons.py::
+- addons.ClusterAddons._extension 47-51: test_in_cluster_values.py::
   test_extension_protected_settings_clear_the_cli_token.
 
 Equivalent (not killable): none.

@@ -1,4 +1,4 @@
-"""Tests written for mutants `make mutate` found alive (README, "Mutation testing") in the
+"""Exact values and messages of in the
 operator chart values check (`addons.anyscaleOperator.values`), a node pool's `shape`
 against its `gpu`, the address ranges compared for `peeredWith`, and the CRD take-over and
 operator chart of components/addons/. Each asserts what a user sees, expected text as a

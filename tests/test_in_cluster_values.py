@@ -1,5 +1,4 @@
-"""Issue 22: what runs inside every cluster, asserted at the exact values a user depends on
-(faults that survived the mutation run): the NVIDIA device plugin's tolerations, the
+"""What runs inside every cluster, asserted at the exact values a user depends on: the NVIDIA device plugin's tolerations, the
 Gateway's wait annotation and listeners, and the operator extension's protected settings.
 Expected values are literals with their source, never imported from the code under test."""
 

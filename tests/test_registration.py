@@ -1,5 +1,4 @@
-"""Tests written for mutants of components/registration.py that `make mutate` found alive
-(README, "Mutation testing"). Expected values are literals (platform.md 1.1, 9.1)."""
+"""Exact values and messages of components/registration.py. Expected values are literals (platform.md 1.1, 9.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 22: every limit of the spec, the platform rules and the derived names, tested at
+"""Every limit of the spec, the platform rules and the derived names, tested at
 the exact limit on both sides (the last accepted value and the first refused one), so that
 an off-by-one in either direction fails. Limits are literals with their source."""
 

@@ -1,5 +1,4 @@
-"""Kill tests for surviving mutants of the spec's reporting helpers (spec/load.py) (README,
-"Mutation testing"): the order of the problems `load_spec` reports, which of them it drops,
+"""Exact behaviour of the spec's reporting helpers (spec/load.py): the order of the problems `load_spec` reports, which of them it drops,
 how it words them, and a few value checks behind them. Every test goes through
 `load_spec`, the entry point of `pulumi up` and `preflight validate`, and writes what
 the user reads as a literal.

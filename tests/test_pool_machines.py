@@ -1,6 +1,5 @@
-"""Tests written for mutants of `spec.pools.check_machine` (a node pool's instance type
-against its `gpu`) and of `components/addons/` that `make mutate` found alive (README,
-"Mutation testing"). Each asserts what a user sees: the whole problem of `load_spec` with its
+"""Exact values and messages of `spec.pools.check_machine` (a node pool's instance type
+against its `gpu`) and of `components/addons/`. Each asserts what a user sees: the whole problem of `load_spec` with its
 config path, the `gpu.count` an accepted spec fills in, or what the program registers.
 Expected values are literals (machines: spec/data/instance_types.py's sources; GPU types:
 the anyscale-operator chart's accelerator names).

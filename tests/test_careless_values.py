@@ -1,4 +1,4 @@
-"""Hostile and careless values in the stack config (issue #15, the spec's part): each
+"""Hostile and careless values in the stack config: each
 is rejected at its path with a message that says what to do, never echoed raw."""
 
 from __future__ import annotations

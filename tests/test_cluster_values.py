@@ -1,5 +1,4 @@
-"""Issue 22: clusters, registry and registrations at the exact values a user depends on
-(faults that survived the mutation run): the registry's admin user and anonymous pull,
+"""Clusters, registry and registrations at the exact values a user depends on: the registry's admin user and anonymous pull,
 the Generic registration's bucket endpoint, GKE pools that start empty, the kubeconfig
 the program uses per cluster (AKS admin vs Entra-only user credentials, the EKS token's
 region), and `preflight diff` calling every provider's cluster delete disruptive.

@@ -1,5 +1,4 @@
-"""Tests written for mutants of the spec (spec/) that `make mutate` found alive (README,
-"Mutation testing"): the Azure availability advisories, the order and uniqueness of the
+"""Exact values and messages of the spec (spec/): the Azure availability advisories, the order and uniqueness of the
 resources, peering, regions and the provider tag. Each asserts what a user sees, with the
 expected text as a literal.
 
