@@ -106,7 +106,7 @@ fmt: $(STAMP)
 bench: $(STAMP)
 	$(PY) scripts/bench_plan.py
 
-# Mutation testing (issue #22; README "Mutation testing"), never part of `make test`: mutmut
+# Mutation testing (docs/development.md, "Mutation testing"), never part of `make test`: mutmut
 # (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)
 # mutates the spec's rules (spec/, not its data tables), components/registration.py and
 # addons/, and policy/rules/*.py in a copy of the project (mutants/) and runs the tests

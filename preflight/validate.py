@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
     try:
         spec = validate_stack(stack, day)
     except SpecError as error:
-        # One line per problem, as design.md and the README document it: the config path
+        # One line per problem, as docs/troubleshooting.md documents it: the config path
         # (and the resource's name) first; the file is named once, in the count line.
         for problem in error.problems:
             print(problem)

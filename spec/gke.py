@@ -35,7 +35,7 @@ from spec.types import IPv4Cidr, Unique, detail, fail, first_overlap
 class GkeNodePool(NodePoolSpec):
     # The pool's zones (GKE nodeLocations), all in the resource's region; by default the
     # pool spans the cluster's zones. GPU pools: only zones that offer the GPU type
-    # (README: GKE: GPU zones), or the pool fails to scale there.
+    # (docs/what-it-creates.md, GKE GPU zones), or the pool fails to scale there.
     name: str = Field(pattern=POOL_NAME_PATTERN, description=f"{NAME_RULES['gke_pool'].form}; {POOL_NAME_UNIQUE}")
     zones: Annotated[list[str], MinLen(1), Unique("zone", "zones must be unique")] | None = Field(
         None,

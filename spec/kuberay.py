@@ -1,4 +1,4 @@
-"""`addons.kuberay`: the KubeRay operator and what it works with (README: KubeRay options).
+"""`addons.kuberay`: the KubeRay operator and what it works with (docs/what-it-creates.md, KubeRay options).
 
 Kueue's `queueQuota` left out is the worker pools' size: spec/resources.py checks it and
 spec/load.py fills it in once the stack is valid.
@@ -86,7 +86,7 @@ class QueueQuotaSpec(Strict):
 
 
 class KubeRaySpec(Strict):
-    """The KubeRay operator and what it works with (README: KubeRay options)."""
+    """The KubeRay operator and what it works with (docs/what-it-creates.md, KubeRay options)."""
 
     version: ExactVersion = Field(KUBERAY_VERSION, description="the KubeRay operator chart, one exact version")
     batch_scheduler: Literal["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"] = Field(

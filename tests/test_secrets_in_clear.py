@@ -78,6 +78,16 @@ def test_validate_warns_without_echoing(tmp_path: Path) -> None:
     ]
 
 
+def validate_file(stack: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "preflight", "validate", str(stack)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def test_plain_values_in_the_secrets_map_are_reported_by_their_map_path() -> None:
     resources = example_resources()
     secrets = {"onprem": {"cliToken": PLAIN, "storage": {"credentials": {"accessKeyId": PLAIN}}}}
@@ -108,13 +118,7 @@ def test_a_password_in_an_endpoint_is_never_echoed(tmp_path: Path) -> None:
         "        credentials: {accessKeyId: {secure: 'v1:c'}, secretAccessKey: {secure: 'v1:d'}}\n",
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(stack)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = validate_file(stack)
     assert result.returncode == 1
     assert "HUNTER2" not in result.stdout + result.stderr
     assert result.stdout.splitlines() == [
@@ -133,12 +137,6 @@ def test_an_environment_name_with_an_escape_is_printed_escaped(tmp_path: Path) -
         "    - {name: default, provider: Azure, region: eastus2}\n",
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(stack)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = validate_file(stack)
     assert "\x1b" not in result.stdout + result.stderr
     assert "note: environment: imports prod/secrets, " in result.stderr

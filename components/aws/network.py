@@ -88,7 +88,7 @@ def build_network(scope: Scope, spec: AwsResource) -> Network:
     existing = spec.cluster.subnet_ids
     if spec.cluster.vpc_id is not None and existing is not None:
         # Not ours: their route tables, NAT, S3 endpoint and load-balancer subnet tags
-        # are the owner's (README, "EKS networking").
+        # are the owner's (docs/what-it-creates.md, EKS networking).
         return Network(spec.cluster.vpc_id, list(existing.private), list(existing.public))
     return build_vpc(scope, spec)
 

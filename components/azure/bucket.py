@@ -97,7 +97,7 @@ def network_rules(spec: AzureResource, nodes: NodeNetwork | None) -> dict[str, A
     """Admit the node subnet the program created (it carries the Microsoft.Storage service
     endpoint, which covers accounts in the VNet's region). The default action stays Allow:
     the console reads the bucket from each user's browser, from addresses no rule can list
-    (README: "Networks"). An existing subnet's endpoints are its owner's: no rule."""
+    (docs/what-it-creates.md, AKS networks). An existing subnet's endpoints are its owner's: no rule."""
     if nodes is None or not nodes.created or spec.storage.region != spec.region:
         return {}
     return {

@@ -16,7 +16,7 @@ from spec import AzureResource
 ROLE_NETWORK_CONTRIBUTOR = next(guid for guid, name in AZURE_ROLES.items() if name == "Network Contributor")
 NODE_SUBNET_NAME = "nodes"
 # Storage traffic from the subnet stays on Azure's backbone and is identified by the subnet,
-# which is what a storage account's virtual network rule admits (README: "Networks").
+# which is what a storage account's virtual network rule admits (docs/what-it-creates.md, AKS networks).
 STORAGE_SERVICE_ENDPOINT = "Microsoft.Storage"
 
 

@@ -13,10 +13,7 @@ as `policy.rules.platform` without the pack's folder on sys.path.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable
-from typing import Any
 
 PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
 
@@ -290,21 +287,22 @@ def masked(value: str) -> str:
     return USERINFO_RE.sub(r"\1***@", value)
 
 
-def _masking(check: Callable[..., str | None]) -> Callable[..., str | None]:
-    """Every message of a URI check shows the value with its user information masked."""
-
-    @functools.wraps(check)
-    def wrapper(value: str, *args: Any, **kwargs: Any) -> str | None:
-        problem = check(value, *args, **kwargs)
-        if problem is None or not isinstance(value, str):
-            return problem
-        return problem.replace(value, masked(value)).replace(value.rstrip("/"), masked(value.rstrip("/")))
-
-    return wrapper
+def _masked_problem(value: str, problem: str | None) -> str | None:
+    """A URI check's message, showing the value with its user information masked."""
+    if problem is None or not isinstance(value, str):
+        return problem
+    return problem.replace(value, masked(value)).replace(value.rstrip("/"), masked(value.rstrip("/")))
 
 
-@_masking
 def bucket_problem(value: str, provider: str, checked: str | None = None) -> str | None:
+    return _masked_problem(value, _bucket_problem(value, provider, checked))
+
+
+def endpoint_problem(value: str, checked: str | None = None) -> str | None:
+    return _masked_problem(value, _endpoint_problem(value, checked))
+
+
+def _bucket_problem(value: str, provider: str, checked: str | None = None) -> str | None:
     """A bucket URI of the provider's scheme: the bucket itself, no sub-path, no trailing '/',
     a name its cloud accepts, never user information. `checked`: the text to check when
     it differs from what is shown (placeholders sampled)."""
@@ -329,8 +327,7 @@ def bucket_problem(value: str, provider: str, checked: str | None = None) -> str
     return f"'{value}' {problem}" if problem else None
 
 
-@_masking
-def endpoint_problem(value: str, checked: str | None = None) -> str | None:
+def _endpoint_problem(value: str, checked: str | None = None) -> str | None:
     """A bucket endpoint: a bare https origin. A trailing slash silently breaks log delivery."""
     text = value if checked is None else checked
     if text.endswith("/"):

@@ -1,7 +1,7 @@
 """Pinned charts of what KubeRay works with, and the namespaces they run in.
 
 Each chart is the one its project documents, at a release whose chart we read at its tag
-(README: KubeRay options lists the sources). The KubeRay operator's own pin is in
+(docs/what-it-creates.md, KubeRay options, lists the sources). The KubeRay operator's own pin is in
 versions.py (KUBERAY_VERSION, with the pins Renovate bumps), where `addons.kuberay.version`
 defaults from.
 """
