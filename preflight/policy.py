@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import difflib
 import functools
-import importlib
 import inspect
 import json
 import math
@@ -46,12 +45,12 @@ from pulumi_policy import (
 from components.sdk_internals import UNKNOWN_STRING_VALUE, NotApplicableError, UnknownValueError, unknown_checking_proxy
 from preflight import inputs
 from preflight.escape import printable, printable_document
+from preflight.pack_import import pack_module
 from preflight.plan import RECORD_ERRORS, report_record_error
 from preflight.plan import record as record_stack
 from preflight.planfile import UNKNOWN, Graph, PlanError, read, resource_name, validate
 
 ROOT = Path(__file__).resolve().parent.parent
-POLICY_DIR = ROOT / "policy"
 LEVELS = {level.value: level for level in EnforcementLevel}
 LEVEL_NAMES = ", ".join(LEVELS)  # advisory, mandatory, remediate, disabled
 ALL = "all"  # the config key that sets every policy's level
@@ -69,14 +68,6 @@ class Violation:
     @property
     def mandatory(self) -> bool:
         return self.level == EnforcementLevel.MANDATORY.value
-
-
-def pack_module(name: str) -> ModuleType:
-    """A module of the pack, imported the way the CLI runs the pack: with its folder on
-    sys.path (`policies`, `rules.options`)."""
-    if str(POLICY_DIR) not in sys.path:
-        sys.path.insert(0, str(POLICY_DIR))
-    return importlib.import_module(name)
 
 
 def load_pack() -> ModuleType:

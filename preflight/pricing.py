@@ -14,25 +14,13 @@ too), imported the way the Pulumi CLI runs the pack: with policy/ on sys.path.
 
 from __future__ import annotations
 
-import importlib
-import sys
 import textwrap
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from preflight.escape import printable
+from preflight.pack_import import pack_module
 from preflight.planfile import Plan, plan_resources
 from spec.data.prices import CURRENCY, PRICES_AS_OF, SPOT_DISCOUNT
-
-POLICY_DIR = Path(__file__).resolve().parent.parent / "policy"
-
-
-def pack_module(name: str) -> ModuleType:
-    if str(POLICY_DIR) not in sys.path:
-        sys.path.insert(0, str(POLICY_DIR))
-    return importlib.import_module(name)
-
 
 NOT_COUNTED = "egress and data processed, disks beyond the OS disk, public IPs, support plans, the platform's own fees"
 

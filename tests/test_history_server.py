@@ -3,14 +3,12 @@ writing that resource's bucket under its own prefix with an identity of its own.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 
 from preflight.runtime import Plan, run_program
-from spec import SpecError, load_spec
-from tests.test_kuberay import CLOUD, RESOURCES, values_with
+from tests.test_kuberay import problems, values_with
 
 
 @pytest.fixture(scope="module")
@@ -102,16 +100,6 @@ def test_first_preview_registers_the_same_history_resources(plan: Plan, first_pr
         return {r["name"] for r in p.resources if "history" in r["name"]}
 
     assert history(first_preview) == history(plan) and len(history(plan)) == 11
-
-
-def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
-    resources = copy.deepcopy(RESOURCES)
-    resources[index]["addons"] = {"kuberay": kuberay}
-    try:
-        load_spec(CLOUD, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
 
 
 @pytest.mark.parametrize(
