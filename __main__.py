@@ -1,4 +1,4 @@
-"""anyscale-cloud: read the stack spec, build one AnyscaleCloud, export its outputs."""
+"""anyscale-cloud: the stack config as AnyscaleCloud's arguments; its outputs exported."""
 
 import json
 from typing import Any
@@ -6,8 +6,7 @@ from typing import Any
 import pulumi
 
 from components.cloud import AnyscaleCloud
-from spec import SpecError, advisories, load_spec
-from spec.currency import TodayError, today
+from components.cloud_args import from_config
 
 
 def read_config(key: str) -> Any:
@@ -22,35 +21,18 @@ def read_config(key: str) -> Any:
         return raw
 
 
-try:
-    # The day Kubernetes versions are judged on: ANYSCALE_CLOUD_TODAY, else today (UTC).
-    # A minor the provider no longer creates is refused here as in `preflight validate`.
-    day = today()
-    spec = load_spec(read_config("cloud"), read_config("resources"), read_config("secrets"), today=day)
-except TodayError as error:
-    raise pulumi.RunError(str(error)) from None
-except SpecError as error:
-    # RunError: reported without a traceback, before any resource is declared.
-    raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None
-
-# Advisories (a minor in paid extended support or near its end, an Azure region outside the
-# preview's list) warn; they never stop a deployment.
-for advisory in advisories(spec, day):
-    pulumi.log.warn(str(advisory))
-
-cloud = AnyscaleCloud(spec)
-pulumi.export("cloudId", cloud.cloud_id)
-pulumi.export("registryId", cloud.registry_id)
-pulumi.export(
-    "cloudResources",
-    {
-        name: {
-            "cloudResourceId": res.cloud_resource_id,
-            "bucket": res.bucket_uri,
-            "bucketEndpoint": res.bucket_endpoint,
-            "gatewayAddress": res.gateway_address,
-        }
-        for name, res in cloud.resources.items()
-    },
+cloud_config = read_config("cloud")
+# The component's name is the cloud's (every URN has it); a config without one is refused
+# by the component's own check, which names the missing key.
+name = cloud_config.get("name") if isinstance(cloud_config, dict) else None
+cloud = AnyscaleCloud(
+    name if isinstance(name, str) and name else "anyscale-cloud",
+    from_config(cloud_config, read_config("resources"), read_config("secrets")),
 )
-pulumi.export("kubeconfigs", pulumi.Output.secret({name: res.kubeconfig for name, res in cloud.resources.items()}))
+pulumi.export("cloudId", cloud.cloud_id)
+pulumi.export("consoleUrl", cloud.console_url)
+pulumi.export("provisioningState", cloud.provisioning_state)
+pulumi.export("registryId", cloud.registry_id)
+pulumi.export("resourceGroupName", cloud.resource_group_name)
+pulumi.export("cloudResources", cloud.cloud_resources)
+pulumi.export("kubeconfigs", cloud.kubeconfigs)

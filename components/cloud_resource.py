@@ -65,6 +65,7 @@ class CloudResource(pulumi.ComponentResource):
                 flavors=pool_flavors(spec),
             )
         )
+        self.target = target
         self.cloud_resource_id = self.registration.cloud_resource_id
         self.bucket_uri = pulumi.Output.from_input(target.bucket_uri)
         self.bucket_endpoint = pulumi.Output.from_input(target.bucket_endpoint)

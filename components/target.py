@@ -73,6 +73,10 @@ class Target:
     history_identity: HistoryIdentity | None = None
     # Resources the registration must wait for (cluster, bucket, identity and grants).
     ready: list[pulumi.Resource] = field(default_factory=list)
+    # What runbooks and other stacks read (the component's outputs); None for Generic.
+    cluster_name: pulumi.Input[str] | None = None
+    cluster_id: pulumi.Input[str] | None = None  # ARM ID, EKS ARN, GKE `projects/../clusters/..`
+    oidc_issuer: pulumi.Input[str] | None = None
 
 
 @dataclass(frozen=True)

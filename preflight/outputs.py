@@ -110,6 +110,8 @@ def _generic_resource(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
     properties = dict(inputs.get("properties") or {})
     if inputs.get("resourceType") == "cloudResources":
         properties["cloudResourceId"] = placeholder(name, "properties.cloudResourceId")
+    if inputs.get("resourceType") == "clouds":
+        properties["ssoUrl"] = placeholder(name, "properties.ssoUrl")  # read-only (platform.md)
     properties["provisioningState"] = "Succeeded"
     return {"name": inputs.get("resourceName", placeholder(name, "name")), "properties": properties}
 

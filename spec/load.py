@@ -69,7 +69,7 @@ def load_spec(cloud: Any, resources: Any, secrets: Any = None, *, today: date | 
     # Document-wide rules first; the models' own message for the same value would only
     # repeat it (or echo a secret back).
     early = [
-        Problem(_path(list(loc)), _resource_name(list(loc), resources), message) for loc, message in raw_problems(raw)
+        Problem(config_path(list(loc)), _resource_name(list(loc), resources), message) for loc, message in raw_problems(raw)
     ]
     try:
         # camelCase only, as documented: the Python field names (resource_group) are for
@@ -187,10 +187,10 @@ def clear_secret_advisories(cloud: Any, resources: Any, secrets: Any = None) -> 
                 locations.append((("secrets", name, *loc[2:]), str(name)))
     return [
         Problem(
-            _path(list(loc)),
+            config_path(list(loc)),
             name,
             "is a secret given in clear in the stack file; encrypt it with "
-            f"`pulumi config set --secret --path '{_path(list(loc))}'`, which replaces the plain value",
+            f"`pulumi config set --secret --path '{config_path(list(loc))}'`, which replaces the plain value",
         )
         for loc, name in locations
     ]
@@ -224,7 +224,7 @@ def _problems(error: ValidationError, resources: Any) -> list[Problem]:
         at = (item.get("ctx") or {}).get("at")
         if isinstance(at, str):
             loc.extend(at.split("."))
-        problems.append(Problem(_path(loc), _resource_name(loc, resources), _message(item)))
+        problems.append(Problem(config_path(loc), _resource_name(loc, resources), _message(item)))
     return problems
 
 
@@ -254,7 +254,7 @@ def _message(item: ErrorDetails) -> str:
     return msg
 
 
-def _path(loc: list[Any]) -> str:
+def config_path(loc: list[Any]) -> str:
     out = ""
     for part in loc:
         if isinstance(part, int):

@@ -53,9 +53,11 @@ class Strict(BaseModel):
 @dataclass(frozen=True)
 class Secret:
     """A Pulumi secret from config. `value` is the plaintext at deploy time; offline
-    (preflight on a stack file) it is the `{secure: ...}` ciphertext, opaque to us."""
+    (preflight on a stack file) it is the `{secure: ...}` ciphertext, opaque to us; given to
+    the component as a Pulumi Output, that Output (components/cloud_args.py), which the
+    resources take as it is."""
 
-    value: str
+    value: Any
     encrypted: bool = False
 
     def __repr__(self) -> str:  # never print the value, not even in a traceback

@@ -83,7 +83,7 @@ def test_unknowns_are_shown_where_the_first_preview_has_no_value(example_first: 
     assert operator["auth"]["anyscaleCliToken"] == "[secret]"
     assert example_first.named("onprem-gateway")["inputs"]["spec"]["listeners"] == "<unknown>"
     assert example_first.outputs["cloudResources"]["onprem"]["cloudResourceId"] == "<unknown>"
-    assert example_first.outputs["cloudResources"]["onprem"]["bucket"] == "s3://ray-data"
+    assert example_first.outputs["cloudResources"]["onprem"]["bucketUri"] == "s3://ray-data"
 
 
 def test_the_generic_registration_is_fully_known_but_has_no_id(example_first: Plan) -> None:

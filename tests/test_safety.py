@@ -70,7 +70,12 @@ def test_secrets_never_appear_in_any_output(sentinel_plan: Plan, base_plan: Plan
     assert sentinel_plan.named("onprem-k8s")["inputs"]["kubeconfig"] == "[secret]"
     values = sentinel_plan.named("onprem-anyscale-operator")["inputs"]["values"]
     assert values["global"]["auth"]["anyscaleCliToken"] == "[secret]"
-    assert sentinel_plan.outputs["kubeconfigs"] == "[secret]"
+    assert sentinel_plan.outputs["kubeconfigs"] == {
+        "default": "[secret]",
+        "aws-usw2": "[secret]",
+        "gcp-usc1": "[secret]",
+        "onprem": "[secret]",
+    }
 
 
 def test_secrets_never_appear_in_policy_output(sentinel_plan: Plan, tmp_path: Path) -> None:

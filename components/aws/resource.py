@@ -106,6 +106,9 @@ class EksTarget(pulumi.ComponentResource):
             gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
             load_balancer_outlives_cluster=True,  # the NLB would block the VPC delete
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
+            cluster_name=cluster.name,
+            cluster_id=cluster.arn,
+            oidc_issuer=irsa.issuer,
             ready=[cluster, irsa.oidc, system_pool, *pools, *early, *late, *bucket.resources, role, policy],
         )
         self.register_outputs(

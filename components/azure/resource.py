@@ -57,6 +57,9 @@ class AksTarget(pulumi.ComponentResource):
             },
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             operator_extension=OperatorExtension(cluster.name, ctx.resource_group_name, ctx.azure_provider),
+            cluster_name=cluster.name,
+            cluster_id=cluster.id,
+            oidc_issuer=cluster.oidc_issuer_profile.apply(lambda p: p.issuer_url if p else None),
             ready=[
                 cluster,
                 *network,

@@ -74,6 +74,10 @@ class GkeTarget(pulumi.ComponentResource):
             # plugin would crash-loop and fail the atomic release.
             install_device_plugin=False,
             history_identity=history,
+            cluster_name=cluster.name,
+            cluster_id=cluster.id,
+            # GKE's issuer for a cluster's service account tokens (Workload Identity).
+            oidc_issuer=cluster.id.apply(lambda i: f"https://container.googleapis.com/v1/{i}"),
             ready=[
                 cluster,
                 *pools,
