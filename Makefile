@@ -62,6 +62,7 @@ lock:
 	@set -e; uv=$$($(FIND_UV)); \
 	$(COMPILE) --output-file=requirements.txt requirements.in; \
 	$(COMPILE) --constraint=requirements.txt --output-file=policy/requirements.txt policy/requirements.in; \
+	$(COMPILE) --constraint=requirements.txt --output-file=package/requirements.txt package/requirements.in; \
 	$(COMPILE) --output-file=requirements-uv.txt requirements-uv.in; \
 	$(COMPILE) --constraint=requirements.txt --output-file=requirements-mutate.txt requirements-mutate.in
 

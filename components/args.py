@@ -364,11 +364,13 @@ class CloudResourceConfig(TypedDict):
     """`^[a-zA-Z0-9_-]+$`, at most 256 characters; unique within the cloud, ignoring case; the first resource is the primary and must be named `default`"""
 
     provider: str
+    """one of `Azure`, `AWS`, `GCP`, `Generic`"""
 
     region: str
     """`^[a-z0-9]+(-[a-z0-9]+)*$`, at most 35 characters, never case-converted; Azure, AWS, GCP: a known region of the provider (spec/data/regions.py); Generic: a free-form routing label. Azure: outside the regions where Anyscale on Azure is available (preview; spec/data/azure_availability.py): a warning, not an error"""
 
     addons: NotRequired[AddonsConfig]
+    """Pinned versions of what runs inside every cluster."""
 
     peered_with: NotRequired[Sequence[str]]
     """names of other resources of the stack whose networks are peered with this one's: their address ranges must not overlap (checked: EKS `vpcCidr`, GKE node/pod/service ranges, AKS network ranges where set; Generic and existing networks without ranges are not checked)"""
@@ -396,23 +398,33 @@ class CloudResourceConfig(TypedDict):
 
 
 class CredentialsSecretsConfig(TypedDict):
+    """the secrets under the resource's `storage.credentials`"""
+
     access_key_id: NotRequired[pulumi.Input[str]]
+    """a Pulumi secret (an Output may be given)"""
 
     secret_access_key: NotRequired[pulumi.Input[str]]
+    """a Pulumi secret (an Output may be given)"""
 
 
 class StorageSecretsConfig(TypedDict):
+    """the secrets under the resource's `storage`"""
+
     credentials: NotRequired[CredentialsSecretsConfig]
+    """the secrets under the resource's `storage.credentials`"""
 
 
 class ResourceSecretsConfig(TypedDict):
     """A cloud resource's secrets, given by its name instead of inside its entry."""
 
     kubeconfig: NotRequired[pulumi.Input[str]]
+    """a Pulumi secret (an Output may be given)"""
 
     cli_token: NotRequired[pulumi.Input[str]]
+    """a Pulumi secret (an Output may be given)"""
 
     storage: NotRequired[StorageSecretsConfig]
+    """the secrets under the resource's `storage`"""
 
 
 class AnyscaleCloudArgs(TypedDict):

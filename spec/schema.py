@@ -73,9 +73,15 @@ def _secrets_map() -> dict[str, Any]:
     entry: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
     for path in SECRET_PATHS:
         node = entry
-        for key in path[:-1]:
+        for depth, key in enumerate(path[:-1], start=1):
             node = node["properties"].setdefault(
-                key, {"type": "object", "properties": {}, "additionalProperties": False}
+                key,
+                {
+                    "description": f"the secrets under the resource's `{'.'.join(path[:depth])}`",
+                    "type": "object",
+                    "properties": {},
+                    "additionalProperties": False,
+                },
             )
         node["properties"][path[-1]] = SECRET_JSON_SCHEMA
     return {

@@ -172,7 +172,7 @@ class Generator:
             if text and all(text != t for _, t in texts):
                 texts.append((label, text))
         if not texts:
-            return ""
+            return self.fallback_doc([prop for _, prop in props])
         if len(texts) == 1:
             text = texts[0][1]
             only = [label for label, _ in props if label]
@@ -180,6 +180,18 @@ class Generator:
                 return f"{', '.join(only)} only: {text}"
             return text
         return "; ".join(f"{label}: {text}" if label else text for label, text in texts)
+
+    def fallback_doc(self, props: list[dict[str, Any]]) -> str:
+        """For a field the models leave undescribed: its choices (`provider`, one per model),
+        its object's description, or that it is a secret."""
+        shapes = [unwrap_null(prop) for prop in props]
+        consts = [shape["const"] for shape in shapes if "const" in shape]
+        if consts and len(consts) == len(shapes):
+            return "one of " + ", ".join(f"`{c}`" for c in consts)
+        if all(is_secret(shape) for shape in shapes):
+            return "a Pulumi secret (an Output may be given)"
+        objects = [obj for obj in (self.resolve(shape) for shape in shapes) if obj is not None]
+        return first_doc(objects)
 
     # --- the whole ------------------------------------------------------------------------
 
