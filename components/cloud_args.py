@@ -46,7 +46,9 @@ def _unwrap(annotation: Any) -> Any:
 
 def _is_wrapper(annotation: Any) -> bool:
     origin = get_origin(annotation)
-    return annotation is type(None) or origin in (collections.abc.Awaitable, pulumi.Output) or annotation is pulumi.Output
+    return (
+        annotation is type(None) or origin in (collections.abc.Awaitable, pulumi.Output) or annotation is pulumi.Output
+    )
 
 
 def _fields(typed: Any) -> dict[str, Any]:
@@ -103,8 +105,9 @@ def to_config(args: AnyscaleCloudArgs) -> tuple[Any, Any, Any]:
     if not isinstance(args, dict):
         raise SpecError([Problem("args", None, "must be a map of `cloud`, `resources` and `secrets`")])
     fields = _fields(AnyscaleCloudArgs)
-    converted = {key: _convert(args[key], fields[key], to_config=True) for key in fields if key in args}
-    problems = [Problem(key, None, "is not an argument of AnyscaleCloud") for key in args if key not in fields]
+    given: dict[str, Any] = dict(args)
+    converted = {key: _convert(given[key], fields[key], to_config=True) for key in fields if key in given}
+    problems = [Problem(key, None, "is not an argument of AnyscaleCloud") for key in given if key not in fields]
     held = {key: _hold_secrets(value, (key,), problems) for key, value in converted.items()}
     if problems:
         raise SpecError(problems)

@@ -69,7 +69,8 @@ def load_spec(cloud: Any, resources: Any, secrets: Any = None, *, today: date | 
     # Document-wide rules first; the models' own message for the same value would only
     # repeat it (or echo a secret back).
     early = [
-        Problem(config_path(list(loc)), _resource_name(list(loc), resources), message) for loc, message in raw_problems(raw)
+        Problem(config_path(list(loc)), _resource_name(list(loc), resources), message)
+        for loc, message in raw_problems(raw)
     ]
     try:
         # camelCase only, as documented: the Python field names (resource_group) are for

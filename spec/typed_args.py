@@ -95,7 +95,9 @@ class Generator:
         source = tuple(sorted({label_key(label, obj) for label, obj in objects}))
         if name in self.sources:
             if self.sources[name] != source:
-                raise SchemaShapeError(f"{name} would stand for {self.sources[name]} and {source}: add a TYPE_NAMES entry")
+                raise SchemaShapeError(
+                    f"{name} would stand for {self.sources[name]} and {source}: add a TYPE_NAMES entry"
+                )
             return name
         self.sources[name] = source
         typed = TypedDictDef(name, doc)
@@ -275,7 +277,7 @@ def unwrap_null(prop: dict[str, Any]) -> dict[str, Any]:
 
 
 def is_secret(shape: dict[str, Any]) -> bool:
-    return shape.get("anyOf") == SECRET_JSON_SCHEMA["anyOf"]
+    return bool(shape.get("anyOf") == SECRET_JSON_SCHEMA["anyOf"])
 
 
 def describe(prop: dict[str, Any]) -> str:

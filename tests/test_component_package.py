@@ -218,7 +218,9 @@ def check_against_schema(value: Any, prop: dict[str, Any], schema: dict[str, Any
     if kind == "array":
         if not isinstance(value, list):
             return [f"{path}: not a list"]
-        return [p for i, item in enumerate(value) for p in check_against_schema(item, prop["items"], schema, f"{path}[{i}]")]
+        return [
+            p for i, item in enumerate(value) for p in check_against_schema(item, prop["items"], schema, f"{path}[{i}]")
+        ]
     if kind == "object":
         if not isinstance(value, dict):
             return [f"{path}: not a map"]
