@@ -291,3 +291,24 @@ def test_secrets_given_as_outputs_stay_secret(constructed: Plan) -> None:
     assert constructed.named("onprem-k8s")["inputs"]["kubeconfig"] == "[secret]"
     values = constructed.named("onprem-anyscale-operator")["inputs"]["values"]
     assert values["global"]["auth"]["anyscaleCliToken"] == "[secret]"
+
+
+def test_bad_arguments_are_refused_before_any_resource_with_the_specs_messages() -> None:
+    from pulumi.provider.experimental.component import ComponentInitError, ComponentProvider
+
+    from components.cloud import AnyscaleCloud
+
+    provider = ComponentProvider([AnyscaleCloud], "anyscale-cloud", None, "0.0.0")
+    properties = example()["resources"]["cloud"]["properties"]
+    broken = {
+        "cloud": {**properties["cloud"], "location": "mars-north1"},
+        "resources": [{"name": "default", "provider": "AWS", "region": "us-east-1"}],
+    }
+    with pytest.raises(ComponentInitError) as error:
+        provider.construct("c", TOKEN, broken, None)
+    assert str(error.value.inner).splitlines() == [
+        "invalid stack config (2 problem(s)):",
+        "cloud.location: 'mars-north1' is not a known Azure region (see spec/data/regions.py); did you mean 'uaenorth'?",
+        "resources[0].provider (default): the first cloud resource must have provider Azure (AKS): the platform "
+        "refuses 'The first cloud resource on cloud <id> must have provider AZURE'",
+    ]
