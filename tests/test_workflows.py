@@ -28,7 +28,8 @@ OFFLINE = WORKFLOWS / "offline-checks.yml"
 DEPLOY = WORKFLOWS / "deploy.yml"
 DRIFT = WORKFLOWS / "drift.yml"
 SUPPORT = WORKFLOWS / "kubernetes-support.yml"
-ALL = [PREVIEW, OFFLINE, DEPLOY, DRIFT, SUPPORT]
+RELEASE = WORKFLOWS / "release.yml"  # its own tests: tests/test_release.py
+ALL = [PREVIEW, OFFLINE, DEPLOY, DRIFT, SUPPORT, RELEASE]
 PLAN_ALL = ROOT / "scripts" / "plan_all.sh"
 SECRET_REF = re.compile(r"secrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
 
