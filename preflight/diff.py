@@ -34,7 +34,7 @@ from typing import Any
 from preflight.changes import ACTIONS, SYMBOLS, Change, PropertyChange, diff_plans
 from preflight.escape import html_text, md_code, md_text, printable
 from preflight.planfile import SECRET, Plan, PlanError, read, use_color
-from preflight.pricing import groups_of, money
+from preflight.pricing import bound, groups_of, money
 from spec.data.prices import PRICES_AS_OF
 
 # --------------------------------------------------------------------------------
@@ -225,7 +225,8 @@ def changes_to_json(changes: list[Change], cost: list[dict[str, Any]] | None = N
 
 def cost_changes(base: Plan, head: Plan) -> list[dict[str, Any]]:
     """Per cloud resource (in head order, then those only in base): idle and maximum
-    $/hour before and after, and how many items are not priced in the head."""
+    $/hour before and after, and how many items are not priced in the head (`notPriced`)
+    and in the base (`notPricedBase`): a figure that leaves some out is a lower bound."""
     before = {g.name: g for g in groups_of(base)}
     after = {g.name: g for g in groups_of(head)}
     rows = []
@@ -237,6 +238,7 @@ def cost_changes(base: Plan, head: Plan) -> list[dict[str, Any]]:
                 "idle": {"base": old.idle if old else 0.0, "head": new.idle if new else 0.0},
                 "maximum": {"base": old.maximum if old else 0.0, "head": new.maximum if new else 0.0},
                 "notPriced": len(new.not_priced) if new else 0,
+                "notPricedBase": len(old.not_priced) if old else 0,
             }
         )
     for row in rows:
@@ -249,25 +251,36 @@ def signed(value: float) -> str:
     return ("+" if value > 0 else "-" if value < 0 else "±") + money(abs(value))
 
 
+def _span(figures: dict[str, float], before: int, after: int) -> str:
+    """`base -> head (change)`, each side marked ≥ when it leaves out items not priced."""
+    return f"{bound(figures['base'], before)} -> {bound(figures['head'], after)} ({signed(figures['change'])})"
+
+
 def render_cost_markdown(rows: list[dict[str, Any]]) -> list[str]:
     changed = [r for r in rows if r["idle"]["change"] or r["maximum"]["change"]]
     idle = sum(r["idle"]["change"] for r in rows)
     maximum = sum(r["maximum"]["change"] for r in rows)
+    head_missing = sum(r["notPriced"] for r in rows)
+    base_missing = sum(r["notPricedBase"] for r in rows)
+    # The sums leave out what is not priced: the change is that of the priced items.
+    unpriced = (
+        f" of the priced items ({head_missing} item(s) not priced after, {base_missing} before; "
+        "figures marked ≥ are lower bounds)"
+        if head_missing or base_missing
+        else ""
+    )
     lines = [
         f"#### Cost per hour (list prices of {PRICES_AS_OF}; estimates only)",
         "",
-        f"**idle {signed(idle)}, maximum {signed(maximum)}**",
+        f"**idle {signed(idle)}, maximum {signed(maximum)}**{unpriced}",
         "",
     ]
     if changed:
         lines += ["| cloud resource | idle | maximum | not priced |", "|---|---|---|---|"]
         for r in changed:
-            lines.append(
-                f"| {md_code(r['cloudResource'])} "
-                f"| {money(r['idle']['base'])} -> {money(r['idle']['head'])} ({signed(r['idle']['change'])}) "
-                f"| {money(r['maximum']['base'])} -> {money(r['maximum']['head'])} ({signed(r['maximum']['change'])}) "
-                f"| {r['notPriced']} |"
-            )
+            before, after = r["notPricedBase"], r["notPriced"]
+            idle_span, maximum_span = _span(r["idle"], before, after), _span(r["maximum"], before, after)
+            lines.append(f"| {md_code(r['cloudResource'])} | {idle_span} | {maximum_span} | {after} |")
         lines.append("")
     return lines
 

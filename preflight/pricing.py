@@ -6,7 +6,8 @@ balancer, the registry. At maximum: every pool at its maximum. List prices from 
 dated table `spec/data/prices.py`; spot at the on-demand price (the most it can bill).
 Not counted: egress and data processed, disks beyond the OS disk, public IPs, support
 plans, the platform's own fees. An item without a price (an instance type, a region, a
-SKU) is listed as not priced and left out of the sums.
+SKU) is listed as not priced and left out of the sums, which then read as lower bounds
+(`≥ $X`, "at least $X") with the count of items left out.
 
 The arithmetic is the policy pack's (policy/rules/cost.py, which its budget policy runs
 too), imported the way the Pulumi CLI runs the pack: with policy/ on sys.path.
@@ -52,16 +53,34 @@ def money(value: float) -> str:
     return f"${value:,.3f}"
 
 
+def bound(value: float, unpriced: int) -> str:
+    """A sum in a table: `≥ $X` when it leaves out `unpriced` items (a lower bound)."""
+    return f"≥ {money(value)}" if unpriced else money(value)
+
+
+def at_least(value: float, unpriced: int) -> str:
+    """A sum in a sentence: "at least $X" when it leaves out `unpriced` items."""
+    return f"at least {money(value)}" if unpriced else money(value)
+
+
+def not_priced_note(unpriced: int) -> str:
+    return f"{unpriced} item(s) not priced" if unpriced else ""
+
+
 def render(groups: list[Any]) -> str:
     """The per-resource table, each resource's items, what is not priced, the totals."""
     lines = [f"Hourly cost, list prices of {PRICES_AS_OF} ({CURRENCY}; estimates only)", ""]
     width = max([len(printable(g.name)) for g in groups] + [14])
-    lines.append(f"  {'cloud resource':<{width}}  {'idle':>11}  {'maximum':>11}")
+    lines.append(f"  {'cloud resource':<{width}}  {'idle':>13}  {'maximum':>13}")
+
+    def row(name: str, idle: float, maximum: float, unpriced: int) -> str:
+        flag = f"  ({unpriced} not priced)" if unpriced else ""
+        return f"  {name:<{width}}  {bound(idle, unpriced):>13}  {bound(maximum, unpriced):>13}{flag}"
+
     for group in groups:
-        flag = f"  ({len(group.not_priced)} not priced)" if group.not_priced else ""
-        lines.append(f"  {printable(group.name):<{width}}  {money(group.idle):>11}  {money(group.maximum):>11}{flag}")
+        lines.append(row(printable(group.name), group.idle, group.maximum, len(group.not_priced)))
     idle, maximum, missing = totals(groups)
-    lines.append(f"  {'total':<{width}}  {money(idle):>11}  {money(maximum):>11}")
+    lines.append(row("total", idle, maximum, missing))
     for group in groups:
         lines += ["", f"{printable(group.name)}:"]
         for line in group.lines:
@@ -71,7 +90,9 @@ def render(groups: list[Any]) -> str:
                 lines.append(f"  {printable(line.label)}: {money(line.idle)} idle, {money(line.maximum)} maximum")
     lines.append("")
     if missing:
-        lines.append(f"{missing} item(s) not priced: left out of the figures above.")
+        lines.append(
+            f"{missing} item(s) not priced: left out of the figures above, so those marked ≥ are lower bounds."
+        )
     spot = "spot at the on-demand price" if SPOT_DISCOUNT == 0 else f"spot at {SPOT_DISCOUNT:.0%} off"
     counted = (
         f"Counted: control planes, node pools (idle at their minimum, maximum at their maximum; {spot}), "
@@ -88,7 +109,7 @@ def to_json(groups: list[Any]) -> dict[str, Any]:
         "currency": CURRENCY,
         "spotDiscount": SPOT_DISCOUNT,
         "notCounted": NOT_COUNTED,
-        "total": {"idleHourly": idle, "maximumHourly": maximum, "notPriced": missing},
+        "total": {"idleHourly": idle, "maximumHourly": maximum, "notPriced": missing, "lowerBound": missing > 0},
         "cloudResources": [
             {
                 "name": g.name,
@@ -106,6 +127,7 @@ def to_json(groups: list[Any]) -> dict[str, Any]:
                     for line in g.lines
                 ],
                 "notPriced": g.not_priced,
+                "lowerBound": bool(g.not_priced),
             }
             for g in groups
         ],
@@ -115,6 +137,9 @@ def to_json(groups: list[Any]) -> dict[str, Any]:
 def summary_line(plan: Plan, width: int = 100) -> str:
     """The totals, for the plan summary, wrapped to `width`."""
     idle, maximum, missing = totals(groups_of(plan))
-    extra = f", {missing} item(s) not priced" if missing else ""
-    text = f"Cost per hour (list prices of {PRICES_AS_OF}): {money(idle)} idle, {money(maximum)} at maximum{extra}"
+    extra = f" ({not_priced_note(missing)}, left out)" if missing else ""
+    text = (
+        f"Cost per hour (list prices of {PRICES_AS_OF}): {at_least(idle, missing)} idle, "
+        f"{at_least(maximum, missing)} at maximum{extra}"
+    )
     return "\n".join(textwrap.wrap(text, width=max(width, 20), subsequent_indent="  "))

@@ -271,7 +271,9 @@ class AksClusterSpec(ClusterSpec):
         description=one_of(KUBELOGIN_MODES)
         + " (never `devicecode`/`interactive`: they wait for a browser); only with `disableLocalAccounts: true`",
     )
-    kubernetes_version: str = kubernetes_version_field("Azure")
+    kubernetes_version: str = kubernetes_version_field(
+        "Azure", "Azure: or a patch of it AKS offers in the region (not checked before deploy: an advisory says so)"
+    )
     sku_tier: Literal["Free", "Standard", "Premium"] = Field("Standard", description="the AKS pricing tier")
     # Long-term support: a minor one more year after its community support ends (AKS's
     # long-term-support doc: Premium tier plus this plan).

@@ -1,4 +1,5 @@
-"""Is a cluster's Kubernetes minor one its provider still creates, on a given day?
+"""Is a cluster's Kubernetes minor one its provider still creates, on a given day? And is a
+patch of it one the provider takes at all (EKS takes none)?
 
 Judged against the calendar in spec/data/kubernetes.py. The day is an input: `preflight
 validate --today`, or ANYSCALE_CLOUD_TODAY for `pulumi up` (the date the calendar is
@@ -13,7 +14,16 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from spec.data.kubernetes import CALENDAR, DEFAULT_MINOR, EXTENSION, READ_ON, SOURCE, STALE_AFTER_DAYS, WARN_DAYS
+from spec.data.kubernetes import (
+    CALENDAR,
+    DEFAULT_MINOR,
+    EXTENSION,
+    PATCH_LIST,
+    READ_ON,
+    SOURCE,
+    STALE_AFTER_DAYS,
+    WARN_DAYS,
+)
 from spec.data.kubernetes import Support as Support
 from spec.types import minor_of
 
@@ -107,6 +117,26 @@ def judge(provider: str, version: str, day: date, *, extended: bool) -> Verdict:
             f"({left} days){note}; after that {after}: plan the upgrade, one minor at a time"
         )
     return Verdict()
+
+
+def patch(provider: str, version: str, region: str) -> Verdict:
+    """A patch (1.36.2) rather than a minor: refused where the provider takes a minor only
+    (EKS). AKS and GKE take the patches they offer, which spec/data/kubernetes.py does not
+    list (PATCH_LIST): an advisory says it is checked at deploy only, and where to look."""
+    minor, service = minor_of(version), SERVICE[provider]
+    if version == minor:
+        return Verdict()
+    listed = PATCH_LIST[provider]
+    if listed is None:
+        return Verdict(
+            refusal=f"{version} is a patch, and {service} takes a minor only (it runs its own patch of it; "
+            f"spec/data/kubernetes.py PATCH_LIST): write {minor}"
+        )
+    return Verdict(
+        advisory=f"{version} is a patch: {service} creates only the {minor} patches it offers in {region}, and "
+        "spec/data/kubernetes.py keeps no list of them, so only the deploy checks it; "
+        f"`{listed.format(region=region)}` lists them, or write {minor} ({service} picks the newest)"
+    )
 
 
 def stale(day: date) -> str | None:

@@ -149,7 +149,7 @@ class EksClusterSpec(ClusterSpec):
     provider: ClassVar[str] = "AWS"
     kubernetes_version: str = kubernetes_version_field(
         "AWS",
-        "AWS: a minor with a pinned Cluster Autoscaler release ("
+        "AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release ("
         + ", ".join(CLUSTER_AUTOSCALER_RELEASES)
         + ", spec/data/versions.py)",
     )

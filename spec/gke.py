@@ -71,7 +71,9 @@ class GkeClusterSpec(ClusterSpec):
         default_factory=lambda: default_pools("GCP", GkeNodePool), description=NODE_POOLS_RULE
     )
     kubernetes_version: str = kubernetes_version_field(
-        "GCP", "GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it"
+        "GCP",
+        "GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it "
+        "GKE offers is not checked before deploy (an advisory says so)",
     )
     # EXTENDED: the channel that keeps a minor past GKE standard support (extended support).
     release_channel: Literal["RAPID", "REGULAR", "STABLE", "EXTENDED"] = Field(

@@ -100,9 +100,13 @@ def _versions(spec: StackSpec, today: date | None) -> list[tuple[tuple[str, str 
             "AWS": True,  # extended support is on by default (upgrade policy EXTENDED)
             "GCP": getattr(cluster, "release_channel", None) == "EXTENDED",
         }[resource.provider_name]
-        verdict = currency.judge(resource.provider_name, cluster.kubernetes_version, day, extended=extended)
-        message = verdict.refusal or verdict.advisory or ""
-        out.append(((f"resources[{index}].cluster.kubernetesVersion", resource.name, message), verdict))
+        path = f"resources[{index}].cluster.kubernetesVersion"
+        for verdict in (
+            currency.judge(resource.provider_name, cluster.kubernetes_version, day, extended=extended),
+            currency.patch(resource.provider_name, cluster.kubernetes_version, resource.region),
+        ):
+            if verdict.refusal or verdict.advisory:
+                out.append(((path, resource.name, verdict.refusal or verdict.advisory or ""), verdict))
     return out
 
 

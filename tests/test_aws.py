@@ -52,7 +52,7 @@ def variant() -> Plan:
             "region": "eu-west-1",
             "storage": {"region": "eu-central-1"},
             "cluster": {
-                "kubernetesVersion": "1.36.2",
+                "kubernetesVersion": "1.36",
                 "availabilityZones": 3,
                 "vpcCidr": "10.20.0.0/16",
                 "nodePools": [

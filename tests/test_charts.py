@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from components.kuberay.values import KUEUE_UNMANAGED_NAMESPACES
 from preflight.runtime import Plan, run_program
 from tests import helm
 from tests.conftest import stack_values
@@ -503,3 +504,40 @@ def test_gateway_and_kuberay_land_in_their_namespaces(case: Case, render_cache: 
     kuberay = one(render_release(found["kuberay-operator"], provider, render_cache), "Deployment", "kuberay-operator")
     assert envoy["metadata"]["namespace"] == "envoy-gateway-system"
     assert kuberay["metadata"]["namespace"] == "kuberay-system"
+
+
+def webhooks(objects: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each webhook of the rendered webhook configurations by its name (mjob.kb.io, vpod.kb.io, ...)."""
+    kinds = ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")
+    return {w["name"]: w for o in objects if o["kind"] in kinds for w in o["webhooks"]}
+
+
+def test_kueue_webhooks_are_as_components_kuberay_values_says(render_cache: Path, plan_of: Plans) -> None:
+    """What the comments on KUEUE_FRAMEWORKS and KUEUE_UNMANAGED_NAMESPACES state about the
+    chart at its pinned version, with the program's values and with the chart's defaults."""
+    release = releases(plan_of("example"), "default")["kueue"]
+    ours = webhooks(render_release(release, "Azure", render_cache))
+    defaults = webhooks(
+        render_release({**release, "inputs": {**release["inputs"], "values": {}}}, "Azure", render_cache)
+    )
+    # The same webhooks whatever the frameworks list holds: JobSet and plain pods are not in ours.
+    assert ours.keys() == defaults.keys()
+    assert {"mjobset.kb.io", "vjobset.kb.io", "mpod.kb.io", "vpod.kb.io"} <= ours.keys()
+    # The list sets the failure policy of the pod, deployment and statefulset webhooks only.
+    plain = {f"{side}{kind}.kb.io" for side in "mv" for kind in ("pod", "deployment", "statefulset")}
+    assert {n: w["failurePolicy"] for n, w in ours.items() if n in plain} == dict.fromkeys(plain, "Ignore")
+    assert {n: w["failurePolicy"] for n, w in defaults.items() if n in plain} == dict.fromkeys(plain, "Fail")
+    assert {w["failurePolicy"] for n, w in ours.items() if n not in plain} == {"Fail"}
+    # Each webhook on workload kinds skips the namespaces the program installs into.
+    selectors = {n: w.get("namespaceSelector") for n, w in ours.items()}
+    unscoped = {n for n, sel in selectors.items() if sel is None}
+    assert unscoped == {
+        f"{side}{kind}.kb.io" for side in "mv" for kind in ("clusterqueue", "resourceflavor", "workload")
+    } | {"vcohort.kb.io"}
+    skipped = {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": list(KUEUE_UNMANAGED_NAMESPACES)}
+    assert {n for n, sel in selectors.items() if sel == {"matchExpressions": [skipped]}} == ours.keys() - unscoped
+    # The chart's defaults: every namespace but kube-system and the release's.
+    assert defaults["mpod.kb.io"]["namespaceSelector"]["matchExpressions"][0]["values"] == [
+        "kube-system",
+        "kueue-system",
+    ]

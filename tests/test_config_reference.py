@@ -101,7 +101,7 @@ def rule_of(key: str) -> list[tuple[str, str]]:
         (
             "`cluster.kubernetesVersion` (AWS)",
             "`1.36`",
-            "AWS: a minor with a pinned Cluster Autoscaler release (1.32, 1.33",
+            "AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release (1.32, 1.33",
         ),
         ("`cluster.kubernetesVersion` (GCP)", "`1.35`", "the release channel upgrades the cluster"),
         ("`cluster.supportPlan` (Azure)", "`KubernetesOfficial`", "requires `skuTier: Premium`"),

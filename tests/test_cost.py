@@ -267,14 +267,17 @@ def test_cost_of_the_example_stack_prints_each_cloud_resource_and_the_total(tmp_
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Hourly cost, list prices of 2026-12-01 (USD; estimates only)"
-    assert "  default              $0.292      $20.852  (1 not priced)" in lines
-    assert "  gcp-usc1             $0.259      $16.065" in lines
-    assert "  total                $0.888      $52.998" in lines
+    # A sum that leaves out an item not priced is a lower bound, and says how many it leaves out.
+    assert "  default              ≥ $0.292      ≥ $20.852  (1 not priced)" in lines
+    assert "  gcp-usc1               $0.259        $16.065" in lines
+    assert "  total                ≥ $0.888      ≥ $52.998  (4 not priced)" in lines
     assert "  pool default-pool-gput4: 0-4 x Standard_NC16as_T4_v3: $0.000 idle, $4.816 maximum" in lines
     assert "  container registry (Premium): not priced (registry SKU Premium not priced)" in lines
-    assert "4 item(s) not priced: left out of the figures above." in lines
+    assert "4 item(s) not priced: left out of the figures above, so those marked ≥ are lower bounds." in lines
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert document["total"] == {"idleHourly": 0.888, "maximumHourly": 52.998, "notPriced": 4}
+    assert document["total"] == {"idleHourly": 0.888, "maximumHourly": 52.998, "notPriced": 4, "lowerBound": True}
+    lower = {r["name"]: r["lowerBound"] for r in document["cloudResources"]}
+    assert lower == {"cloud": True, "default": True, "aws-usw2": True, "gcp-usc1": False, "onprem": True}
     assert document["pricesAsOf"] == "2026-12-01"
     default = next(r for r in document["cloudResources"] if r["name"] == "default")
     assert (default["provider"], default["region"], default["maximumHourly"]) == ("Azure", "eastus2", 20.852)
@@ -299,8 +302,11 @@ def test_doubling_a_gpu_pools_max_count_shows_its_cost_change_in_the_diff_markdo
     rows = diff.cost_changes(base, head)
     text = diff.render_markdown(diff.diff_plans(base, head), rows)
     assert "#### Cost per hour (list prices of 2026-12-01; estimates only)" in text
-    assert "**idle ±$0.000, maximum +$4.816**" in text  # 4 more x $1.204
-    assert "| `default` | $0.292 -> $0.292 (±$0.000) | $20.852 -> $25.668 (+$4.816) | 1 |" in text
+    assert (  # 4 more x $1.204, of what is priced
+        "**idle ±$0.000, maximum +$4.816** of the priced items (4 item(s) not priced after, 4 before; figures "
+        "marked ≥ are lower bounds)"
+    ) in text.splitlines()
+    assert "| `default` | ≥ $0.292 -> ≥ $0.292 (±$0.000) | ≥ $20.852 -> ≥ $25.668 (+$4.816) | 1 |" in text
     assert "`aws-usw2`" not in text.split("#### Cost per hour")[1]  # unchanged resources are not listed
 
 
@@ -314,6 +320,7 @@ def test_the_diff_json_carries_each_cloud_resources_cost_before_and_after():
         "idle": {"base": 0.292, "head": 0.292, "change": 0.0},
         "maximum": {"base": 20.852, "head": 25.668, "change": 4.816},
         "notPriced": 1,
+        "notPricedBase": 1,
     }
     assert rows["aws-usw2"]["maximum"] == {"base": 16.081, "head": 16.081, "change": 0.0}
 
@@ -329,8 +336,9 @@ def test_a_removed_cloud_resource_shows_its_cost_going_to_zero():
 
 def test_the_plan_summary_shows_the_totals():
     plan = json.loads((GOLDEN / "plan-dev.json").read_text(encoding="utf-8"))
-    assert cost.summary_line(plan) == (
-        "Cost per hour (list prices of 2026-12-01): $0.292 idle, $16.036 at maximum, 2 item(s) not priced"
+    assert cost.summary_line(plan, 160) == (
+        "Cost per hour (list prices of 2026-12-01): at least $0.292 idle, at least $16.036 at maximum (2 item(s) not "
+        "priced, left out)"
     )
 
 
@@ -344,7 +352,8 @@ def test_the_budget_policy_flags_a_maximum_above_the_configured_budget():
         (
             "advisory",
             None,
-            "at maximum the stack can cost $53.00 per hour, above the budget of $50.00 (list prices of 2026-12-01; "
+            "at maximum the stack can cost at least $53.00 per hour, above the budget of $50.00 (list prices of "
+            "2026-12-01; "
             "largest: default $20.85, aws-usw2 $16.08, gcp-usc1 $16.07; 4 item(s) not priced are not in the sum)",
         )
     ]
@@ -357,7 +366,10 @@ def test_preflight_plan_prints_the_totals_after_its_summary():
     result = run("plan", "--stack", "dev")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    line = "Cost per hour (list prices of 2026-12-01): $0.292 idle, $16.036 at maximum, 2 item(s) not priced"
+    line = (
+        "Cost per hour (list prices of 2026-12-01): at least $0.292 idle, at least $16.036 at maximum (2 item(s) not "
+        "priced, left out)"
+    )
     assert line in lines
     assert lines.index(line) < lines.index("Rollout estimate (typical durations; estimates only)")
 
@@ -365,6 +377,45 @@ def test_preflight_plan_prints_the_totals_after_its_summary():
 def test_the_summary_line_wraps_to_the_terminal():
     plan = json.loads((GOLDEN / "plan-dev.json").read_text(encoding="utf-8"))
     assert cost.summary_line(plan, 60).splitlines() == [
-        "Cost per hour (list prices of 2026-12-01): $0.292 idle,",
-        "  $16.036 at maximum, 2 item(s) not priced",
+        "Cost per hour (list prices of 2026-12-01): at least $0.292",
+        "  idle, at least $16.036 at maximum (2 item(s) not priced,",
+        "  left out)",
+    ]
+
+
+def test_figures_with_every_item_priced_are_plain_and_a_lower_bound_is_marked():
+    """aks(): every item priced in eastus2; in westus3 only the control plane is."""
+    priced, partly = cost.groups_of(aks()), cost.groups_of(aks("westus3"))
+    lines = cost.render(priced).splitlines()
+    assert "  total                  $1.060        $13.940" in lines
+    assert not [line for line in lines if "≥" in line or "not priced" in line]
+    assert cost.summary_line(aks()) == "Cost per hour (list prices of 2026-12-01): $1.060 idle, $13.940 at maximum"
+    lines = cost.render(partly).splitlines()
+    assert "  total                ≥ $0.100       ≥ $0.100  (4 not priced)" in lines
+    assert "4 item(s) not priced: left out of the figures above, so those marked ≥ are lower bounds." in lines
+    assert cost.summary_line(aks("westus3"), 160) == (
+        "Cost per hour (list prices of 2026-12-01): at least $0.100 idle, at least $0.100 at maximum (4 item(s) not "
+        "priced, left out)"
+    )
+    assert cost.to_json(priced)["total"]["lowerBound"] is False
+    assert cost.to_json(partly)["total"]["lowerBound"] is True
+
+
+def test_a_cost_change_marks_each_side_that_leaves_items_out():
+    # Every item priced on both sides: plain figures, no note.
+    assert diff.render_cost_markdown(diff.cost_changes(aks(), aks(gpu_max=8)))[2:7] == [
+        "**idle ±$0.000, maximum +$4.816**",
+        "",
+        "| cloud resource | idle | maximum | not priced |",
+        "|---|---|---|---|",
+        "| `default` | $1.060 -> $1.060 (±$0.000) | $13.940 -> $18.756 (+$4.816) | 0 |",
+    ]
+    # Moved to a region without prices: the head leaves four items out, the base none.
+    assert diff.render_cost_markdown(diff.cost_changes(aks(), aks("westus3")))[2:7] == [
+        "**idle -$0.960, maximum -$13.840** of the priced items (4 item(s) not priced after, 0 before; figures marked "
+        "≥ are lower bounds)",
+        "",
+        "| cloud resource | idle | maximum | not priced |",
+        "|---|---|---|---|",
+        "| `default` | $1.060 -> ≥ $0.100 (-$0.960) | $13.940 -> ≥ $0.100 (-$13.840) | 4 |",
     ]

@@ -148,6 +148,61 @@ def test_gke_past_standard_support_needs_the_extended_channel() -> None:
     ]
 
 
+# --- patches ---------------------------------------------------------------------------------
+# No source read lists the patches of a minor (versions-2026-12.md gives minors and dates): EKS,
+# which takes a minor only, refuses every patch; AKS and GKE take the patches they offer, which
+# only the deploy can check, and an advisory says so.
+
+
+@pytest.mark.parametrize("patch", ["1.36.99", "1.36.2", "1.36.0"])
+def test_a_patch_on_eks_is_refused_naming_the_path_and_the_minor(patch: str) -> None:
+    assert refusals(resources_with(1, kubernetesVersion=patch)) == [
+        f"resources[1].cluster.kubernetesVersion (aws-usw2): {patch} is a patch, and EKS takes a minor only (it runs "
+        "its own patch of it; spec/data/kubernetes.py PATCH_LIST): write 1.36"
+    ]
+    load_spec(example_cloud(), resources_with(1, kubernetesVersion="1.36"), today=DAY)
+
+
+def test_a_patch_on_aks_or_gke_is_an_advisory_naming_where_its_patches_are_listed() -> None:
+    resources = resources_with(0, kubernetesVersion="1.36.99")
+    resources[2].setdefault("cluster", {})["kubernetesVersion"] = "1.35.99"
+    assert [w for w in warnings(resources) if "kubernetesVersion" in w] == [
+        "resources[0].cluster.kubernetesVersion (default): 1.36.99 is a patch: AKS creates only the 1.36 patches it "
+        "offers in eastus2, and spec/data/kubernetes.py keeps no list of them, so only the deploy checks it; "
+        "`az aks get-versions --location eastus2` lists them, or write 1.36 (AKS picks the newest)",
+        "resources[2].cluster.kubernetesVersion (gcp-usc1): 1.35.99 is a patch: GKE creates only the 1.35 patches it "
+        "offers in us-central1, and spec/data/kubernetes.py keeps no list of them, so only the deploy checks it; "
+        "`gcloud container get-server-config --region us-central1` lists them, or write 1.35 (GKE picks the newest)",
+    ]
+    # A minor has neither.
+    assert [w for w in warnings(example_resources()) if "is a patch" in w] == []
+
+
+def test_a_patch_past_its_minors_support_gets_both_verdicts() -> None:
+    # AKS 1.34 needs LTS since 2026-12-01: the minor's refusal, whatever the patch.
+    assert refusals(resources_with(0, kubernetesVersion="1.34.3"))[0].startswith(
+        "resources[0].cluster.kubernetesVersion (default): Kubernetes 1.34 left AKS standard support"
+    )
+    # EKS 1.33 in extended support: the minor's advisory does not hide the patch's refusal.
+    assert refusals(resources_with(1, kubernetesVersion="1.33.1")) == [
+        "resources[1].cluster.kubernetesVersion (aws-usw2): 1.33.1 is a patch, and EKS takes a minor only (it runs "
+        "its own patch of it; spec/data/kubernetes.py PATCH_LIST): write 1.33"
+    ]
+
+
+def test_validate_and_the_program_refuse_an_eks_patch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stack = write_stack(tmp_path, resources_with(1, kubernetesVersion="1.36.99"))
+    assert validate.main(["--today", "2026-12-01", stack]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "resources[1].cluster.kubernetesVersion (aws-usw2): 1.36.99 is a patch, and EKS takes a minor only (it runs "
+        "its own patch of it; spec/data/kubernetes.py PATCH_LIST): write 1.36"
+    )
+    values = stack_values("example")
+    values["anyscale-cloud:resources"] = resources_with(1, kubernetesVersion="1.36.99")
+    with pytest.raises(pulumi.RunError, match=r"1\.36\.99 is a patch, and EKS takes a minor only"):
+        run_program("refused", values)
+
+
 # --- advisories ------------------------------------------------------------------------------
 
 

@@ -434,14 +434,16 @@ def test_registration_order_compliant(plan, dev_plan):
 
 
 def test_registration_order_first_must_be_default_on_azure(plan):
-    reordered = copy.deepcopy(plan)
-    aws = record(reordered, "aws-usw2-registration")
-    reordered["resources"].remove(aws)
-    reordered["resources"].insert(0, aws)
+    """aws-usw2 first in the graph (default waits for it, it waits for no registration);
+    where the records sit in the list does not matter (tests/test_registration_order.py)."""
+    default, aws = record(plan, "default-registration"), record(plan, "aws-usw2-registration")
+    reordered = edited(plan, "aws-usw2-registration", _undepend)
+    record(reordered, "default-registration")["dependsOn"].append(aws["urn"])
     found = validate_stack("registration-order", reordered)
     messages = [m for urn, m in found if urn == aws["urn"]]
     assert any("must be named 'default'" in m for m in messages)
     assert any("must have provider AZURE" in m for m in messages)
+    assert default["urn"] not in [urn for urn, _ in found]  # it waits for the one before it
 
 
 def test_registration_order_each_waits_for_the_previous(plan):

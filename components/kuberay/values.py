@@ -24,14 +24,20 @@ SCHEDULER_PLUGINS_NAME: Final = "scheduler-plugins-scheduler"
 KUEUE_API: Final = "kueue.x-k8s.io/v1beta2"  # the storage version of Kueue 0.19's CRDs
 # Kueue's manager configuration: the chart's default (charts/kueue values.yaml at v0.19.2,
 # managerConfig.controllerManagerConfigYaml) with the integrations cut to what Ray needs.
-# The chart's defaults also manage plain pods, deployments and statefulsets, through
-# fail-closed webhooks on every namespace but kube-system and kueue-system, so while
-# Kueue is down no operator, gateway or Prometheus pod could start. The chart renders a
-# webhook only for the frameworks listed here.
+# The chart (templates/webhook/manifests.yaml) renders the same webhooks whatever this list
+# holds, one per kind it knows; the list sets only the failure policy of the pod,
+# deployment and statefulset webhooks: Fail when listed, Ignore when not. Its default list
+# holds all three, so plain pods, deployments and statefulsets in every namespace but
+# kube-system and kueue-system would wait on Kueue, and while Kueue is down no operator,
+# gateway or Prometheus pod could start; left out here, those webhooks fail open. Every
+# other kind's webhook fails closed, listed or not (batch Jobs, the Ray kinds, and kinds
+# such as JobSet whose CRDs the program does not install, so nothing matches them).
 KUEUE_FRAMEWORKS: Final = ("batch/job", "ray.io/rayjob", "ray.io/rayservice", "ray.io/raycluster")
-# Kueue's webhooks for the listed frameworks fail closed; they skip these namespaces (what
-# the program installs into: the platform's own Jobs, such as Helm hooks, never wait on
-# Kueue). Ray jobs go anywhere else, e.g. `default`.
+# Every webhook on workload kinds takes managedJobsNamespaceSelector as its own
+# namespaceSelector, so the API server never calls Kueue for these namespaces (what the
+# program installs into: the platform's own Jobs, such as Helm hooks, never wait on Kueue);
+# only Kueue's own kinds (ClusterQueue, Cohort, ResourceFlavor, Workload) have webhooks
+# without one. Ray jobs go anywhere else, e.g. `default`.
 KUEUE_UNMANAGED_NAMESPACES: Final = (
     "kube-system",
     "kueue-system",

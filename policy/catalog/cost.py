@@ -32,11 +32,13 @@ def budget_findings(args: StackValidationArgs, config: Settings) -> list[tuple[s
         return []
     largest = sorted(groups, key=lambda g: g.maximum, reverse=True)[:3]
     parts = ", ".join(f"{g.name} ${g.maximum:,.2f}" for g in largest)
+    # What is not priced is left out of the sum: the maximum is then at least that much.
     unpriced = f"; {missing} item(s) not priced are not in the sum" if missing else ""
+    least = "at least " if missing else ""
     return [
         (
             None,
-            f"at maximum the stack can cost ${maximum:,.2f} per hour, above the budget of ${budget:,.2f} "
+            f"at maximum the stack can cost {least}${maximum:,.2f} per hour, above the budget of ${budget:,.2f} "
             f"(list prices of {prices.PRICES_AS_OF}; largest: {parts}{unpriced})",
         )
     ]

@@ -148,7 +148,9 @@ POLICIES: list[Policy] = [
     policy(
         "registration-order",
         "The first cloud resource registration is 'default' with provider Azure, each later one depends on "
-        "the one before it, and names are unique within the cloud, ignoring case.",
+        "the one before it, and names are unique within the cloud, ignoring case. The order is the one the "
+        "engine keeps, read from each registration's dependencies and parent chain, not from the order of the "
+        "records in a plan.",
         level=MANDATORY,
         severity=HIGH,
         remediation="Put the AKS primary named 'default' first in anyscale-cloud:resources, give every resource a "

@@ -4,7 +4,7 @@ dependencies (explicit `depends_on` and those of its inputs)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pulumi_policy import PolicyResource
@@ -34,18 +34,33 @@ def direct_dependencies(resource: PolicyResource) -> list[PolicyResource]:
     return found
 
 
-def waits_for(resource: PolicyResource, target: PolicyResource) -> bool:
-    """Whether `resource` is created only after `target` (directly or through others)."""
+def upstream(resource: PolicyResource) -> list[PolicyResource]:
+    """What the engine creates before `resource`: its dependencies (explicit and those of its
+    inputs) and its parent. The SDK registers a child only once its parent is registered, and
+    a parent only once its own dependencies are, so a child waits for what its parent waits
+    for."""
+    found = direct_dependencies(resource)
+    if resource.parent is not None:
+        found.append(resource.parent)
+    return found
+
+
+def _reached(resource: PolicyResource) -> Iterator[str]:
+    """The URNs `resource` is created after, directly or through others (cycles end)."""
     seen: set[str] = set()
-    todo = direct_dependencies(resource)
+    todo = upstream(resource)
     while todo:
         dep = todo.pop()
-        if dep.urn == target.urn:
-            return True
-        if dep.urn not in seen:
-            seen.add(dep.urn)
-            todo.extend(direct_dependencies(dep))
-    return False
+        if dep.urn in seen:
+            continue
+        seen.add(dep.urn)
+        yield dep.urn
+        todo.extend(upstream(dep))
+
+
+def waits_for(resource: PolicyResource, target: PolicyResource) -> bool:
+    """Whether `resource` is created only after `target` (directly or through others)."""
+    return any(urn == target.urn for urn in _reached(resource))
 
 
 # --- registrations ---------------------------------------------------------------------------
@@ -53,17 +68,24 @@ def waits_for(resource: PolicyResource, target: PolicyResource) -> bool:
 
 def registration_order_findings(resources: list[PolicyResource]) -> list[Finding]:
     """platform.md 1.2: the first is `default` on Azure, each later one waits for the one
-    before it, names are unique within the cloud."""
-    chain = [r for r in resources if is_registration(r.resource_type, r.props)]
-    if not chain:
+    before it, names are unique within the cloud. The order is the one the engine keeps,
+    read from the graph (dependencies and parents), never from where a record sits in the
+    list: a plan sorted by URN is the same plan."""
+    known = [r for r in resources if is_registration(r.resource_type, r.props)]
+    if not known:
         return []
+    urns = {r.urn for r in known}
+    before = {r.urn: {u for u in _reached(r) if u in urns and u != r.urn} for r in known}
+    chain = _chain(known, before)
+    first = chain[0]
     # Each known registration must wait for the known one before it whatever lies between
     # (a registration between them waits for it in turn), so only the first-is-primary
-    # check needs every registration known: a possible one ahead of it could be the first.
-    first = next(r for r in resources if r is chain[0] or may_be_registration(r.resource_type, r.props))
-    findings = _primary(chain[0]) if first is chain[0] else []
+    # check needs every registration known: a possible one the first does not come before
+    # could be the first.
+    possible = [r for r in resources if may_be_registration(r.resource_type, r.props)]
+    findings = [] if any(not waits_for(r, first) for r in possible) else _primary(first)
     for previous, current in itertools.pairwise(chain):
-        if not waits_for(current, previous):
+        if previous.urn not in before[current.urn]:
             findings.append(
                 (
                     current.urn,
@@ -73,6 +95,25 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
                 )
             )
     return findings + _duplicates(chain)
+
+
+def _chain(known: list[PolicyResource], before: dict[str, set[str]]) -> list[PolicyResource]:
+    """The registrations in the order the engine creates them: each next one is one whose
+    earlier registrations are all placed, preferring one that waits for the last placed (so
+    a correct chain comes out as it is, and a broken one breaks where its link is missing),
+    then one that looks like the primary, then the URN. Nothing depends on the records'
+    order in the list; a cycle (which the engine refuses) is cut at the same place."""
+    remaining = sorted(known, key=lambda r: (_primary(r) != [], str(r.urn)))
+    placed: set[str] = set()
+    chain: list[PolicyResource] = []
+    while remaining:
+        ready = [r for r in remaining if before[r.urn] <= placed] or remaining
+        last = chain[-1].urn if chain else None
+        pick = next((r for r in ready if last in before[r.urn]), ready[0])
+        chain.append(pick)
+        placed.add(pick.urn)
+        remaining.remove(pick)
+    return chain
 
 
 def _name(resource: PolicyResource) -> Any:

@@ -53,6 +53,28 @@ SOURCE: Final[dict[str, str]] = {
     "GCP": "the GKE release schedule",
 }
 
+# Patches. No source read for this file lists the patch releases of a minor (the calendars
+# above and ../shared/reference/versions-2026-12.md give minors and dates only), and a list
+# copied here would not stay true: AKS's supported-kubernetes-versions.md (read at 031ed68)
+# says patch releases are "more frequent (sometimes weekly)" and that AKS "may support any
+# number of patches ... reserves the right to deprecate any of these patches at any given
+# time". So no patch is checked against a list. What each provider takes:
+# - EKS: a minor only. Its versions are minors: `aws eks describe-cluster-versions` answers
+#   clusterVersion "1.31" with kubernetesPatchVersion "1.31.3", the patch EKS runs (the EKS
+#   source above, "Get version information with AWS CLI").
+# - AKS: a minor, for which it runs "the minor version's latest GA patch" (the same AKS doc,
+#   "Alias minor version"), or a patch it offers (learn.microsoft.com,
+#   ManagedClusterProperties.KubernetesVersion: "Both patch version (major.minor.patch) ...
+#   and (major.minor) ... are supported").
+# - GKE: 1.X, or 1.X.Y for the newest gke.N build of that patch, among the versions its
+#   getServerConfig lists (Container API v1, Cluster.initialClusterVersion).
+# None: the provider takes no patch; otherwise the command that lists the patches it offers.
+PATCH_LIST: Final[dict[str, str | None]] = {
+    "Azure": "az aks get-versions --location {region}",
+    "AWS": None,
+    "GCP": "gcloud container get-server-config --region {region}",
+}
+
 CALENDAR: Final[dict[str, tuple[Support, ...]]] = {
     "Azure": (
         Support("1.31", date(2024, 11, 30), date(2025, 11, 1), date(2026, 11, 30), True),
