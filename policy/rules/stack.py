@@ -22,7 +22,7 @@ from rules.storage import (
     is_s3_bucket,
     s3_inline_encryption,
 )
-from rules.values import MISSING, UNKNOWN, get, type_is
+from rules.values import MISSING, UNKNOWN, get, in_passing, type_is, unchecked
 
 Finding = tuple[str, str]  # (urn, message)
 
@@ -76,7 +76,9 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
 
 
 def _name(resource: PolicyResource) -> Any:
-    name = registration_name(resource.props, resource.name)
+    """The registration's name for a message (its resource name while not known yet)."""
+    with in_passing():
+        name = registration_name(resource.props, resource.name)
     return resource.name if name is UNKNOWN else name
 
 
@@ -106,14 +108,17 @@ def _primary(first: PolicyResource) -> list[Finding]:
 def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
     """Azure resource names are case-insensitive (platform.md 9.3): `default` and `Default` collide."""
     seen: dict[tuple[Any, Any], PolicyResource] = {}
+    by_name: dict[Any, list[tuple[PolicyResource, Any]]] = {}
     findings = []
     for resource in chain:
         name = registration_name(resource.props, resource.name)
         if name is UNKNOWN:
             continue
-        cloud = get(resource.props, "parentResourcePath")
+        with in_passing():  # noted below, only where another registration has the name
+            cloud = get(resource.props, "parentResourcePath")
         # repr: a hostile plan can hold a map or a list here, which is not hashable.
         folded = name.lower() if isinstance(name, str) else repr(name)
+        by_name.setdefault(folded, []).append((resource, cloud))
         key = (cloud.lower() if isinstance(cloud, str) else "", folded)
         if key not in seen:
             seen[key] = resource
@@ -131,6 +136,10 @@ def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
                 "are case-insensitive, so they collide (HTTP 409); rename one of them"
             )
         findings.append((resource.urn, message))
+    for named in by_name.values():
+        for resource, cloud in named if len(named) > 1 else []:
+            if cloud is UNKNOWN:  # the same name in a cloud not known yet: a collision or not
+                unchecked(resource.props, "parentResourcePath")
     return findings
 
 
