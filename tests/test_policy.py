@@ -248,10 +248,10 @@ def test_registration_properties_compliant(plan, name):
             "aws-usw2-registration",
             "cloudStorageBucketName",
             "gs://ray-data",
-            ["not a AWS bucket URI", "s3://<bucket>"],
+            ["not an AWS bucket URI", "s3://<bucket>"],
         ),
         ("gcp-usc1-registration", "cloudStorageBucketName", "s3://ray-data", ["not a GCP bucket URI", "gs://<bucket>"]),
-        ("default-registration", "cloudStorageBucketName", "s3://ray-data", ["not a Azure bucket URI", "abfss://"]),
+        ("default-registration", "cloudStorageBucketName", "s3://ray-data", ["not an Azure bucket URI", "abfss://"]),
         (
             "default-registration",
             "cloudStorageBucketEndpoint",

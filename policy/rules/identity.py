@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT
+from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT, a_or_an
 from rules.values import (
     MISSING,
     UNKNOWN,
@@ -115,7 +115,7 @@ def operator_iam_identity_problems(settings: Any, cloud_provider: Any) -> list[s
     if value is not MISSING and value != "":
         return []
     return [
-        f"global.auth.iamIdentity is not set on a {cloud_provider} operator: it would run without cloud credentials "
+        f"global.auth.iamIdentity is not set on {a_or_an(cloud_provider)} operator: it would run without cloud credentials "
         f"(no access to the bucket); set it to {kind}"
     ]
 

@@ -10,6 +10,7 @@ from typing import Any
 from rules.platform import (
     PROVIDERS,
     REGISTRATION_REPLACING_PATHS,
+    a_or_an,
     azure_endpoint_problem,
     bucket_problem,
     endpoint_problem,
@@ -209,7 +210,7 @@ def _identity(value: Any, provider: str | None) -> list[str]:
             provider
         ]
         return [
-            f"properties.anyscaleOperatorIamIdentity is not set: a {provider} cloud resource needs the operator's {kind}"
+            f"properties.anyscaleOperatorIamIdentity is not set: {a_or_an(provider)} cloud resource needs the operator's {kind}"
         ]
     return []
 

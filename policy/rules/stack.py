@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pulumi_policy import PolicyResource
+from rules.platform import a_or_an
 from rules.registration import is_registration, may_be_registration, registration_name
 from rules.storage import (
     AZURE_CORS,
@@ -217,7 +218,7 @@ def _uncovered(what: str, companions: list[PolicyResource], kind: str, want: Cor
             f"{what} has no complete console CORS rule ({want.origin}): its {names} lacks parts of it "
             "(see the console-cors finding there) and must be fixed"
         )
-    return f"{what} has no CORS setting for the console ({want.origin}): add a {kind} for it with the console's rule"
+    return f"{what} has no CORS setting for the console ({want.origin}): add {a_or_an(kind)} for it with the console's rule"
 
 
 def _any_complete(candidates: list[PolicyResource], problems: Callable[[PolicyResource], list[str]]) -> bool:
