@@ -13,6 +13,12 @@ settings (the schema's defaults, overridden by `--policy-pack-config`):
 - a resource check `(args, settings) -> messages`, run for every resource or, with
   `on=`, only for resources of those types (azure-native API-version modules included);
 - a stack check `(args, settings) -> (urn, message) pairs`, run once over the stack.
+
+A value a preview does not know yet is never a violation, nor skipped in silence: the
+properties a check read as unknown (rules/values.py notes them) are named, once the check
+has reported its violations, in an UnknownValueError, which the engine shows as the
+advisory "can't run policy ... during preview: could not check <paths>: ...". A stack
+check's paths start with the resource's name.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-from rules.values import type_is
+from rules.values import reading, type_is
 
 # Where each policy's section is read: DOCS_URL#<policy name>.
 REPOSITORY = "https://github.com/anyscale/anyscale-cloud"
@@ -112,8 +118,10 @@ def _resource_validate(
     def validate(args: ResourceValidationArgs, report: ReportViolation) -> None:
         if on and not type_is(args.resource_type, *on):
             return
-        for message in check(args, settings_of(args, schema)):
-            report(message, None)
+        with reading(lambda: [(None, args.props)]) as reads:
+            for message in check(args, settings_of(args, schema)):
+                report(message, None)
+        reads.raise_if_any()
 
     return validate
 
@@ -122,8 +130,10 @@ def _stack_validate(
     check: StackCheck, schema: Mapping[str, Mapping[str, Any]]
 ) -> Callable[[StackValidationArgs, ReportViolation], None]:
     def validate(args: StackValidationArgs, report: ReportViolation) -> None:
-        for urn, message in check(args, settings_of(args, schema)):
-            report(message, urn)
+        with reading(lambda: [(r.name, r.props) for r in args.resources]) as reads:
+            for urn, message in check(args, settings_of(args, schema)):
+                report(message, urn)
+        reads.raise_if_any()
 
     return validate
 

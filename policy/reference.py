@@ -35,7 +35,15 @@ violation stops the update); `python -m preflight policy --stack <stack>` runs t
 policies offline over a recorded plan, without cloud credentials, and exits 1 on a
 mandatory violation. A policy marked "(offline only)" needs what only a recorded plan
 carries (replaceOnChanges, retainOnDelete, the plan's placeholders) and does nothing under
-the engine. A value that is not known yet is never a violation by itself.
+the engine.
+
+A value that is not known yet is never a violation by itself, and never skipped in silence:
+a policy that could not decide a property for that reason reports, after its violations, an
+advisory naming each one, `can't run policy '<name>' from policy pack ... during preview:
+could not check <property>, ...: unknown until apply; checked again on pulumi up` (in
+`preflight policy`: `[advisory] <name>: can't run during preview: could not check ...`). A
+stack policy's properties start with the resource's name. The advisory never blocks an
+update: the policy runs again on `pulumi up`, when the values are known.
 
 Every violation links to its policy's section below.
 

@@ -127,5 +127,6 @@ def resolve_tagged(tag: str, text: str) -> Any:
         return value
     expected = {"int": int, "float": float, "bool": bool, "null": type(None)}[kind]
     if not isinstance(value, expected) or (kind == "int" and isinstance(value, bool)):
-        raise Ambiguous(f"the value {text!r} is not a {kind}, as its tag !!{kind} says")
+        article = "an" if kind == "int" else "a"
+        raise Ambiguous(f"the value {text!r} is not {article} {kind}, as its tag !!{kind} says")
     return value

@@ -471,11 +471,9 @@ def test_peered_defaults_do_not_overlap_and_unknown_ranges_pass() -> None:
 
 
 def check(policy: str, record: dict[str, Any]) -> list[str]:
-    from tests.test_policy import POLICIES
+    from tests.test_policy import POLICIES, violations
 
-    messages: list[str] = []
-    POLICIES[policy].validate(resource_args(record), lambda message, urn=None: messages.append(message))
-    return messages
+    return violations(POLICIES[policy], resource_args(record))
 
 
 def rec(kind: str, inputs: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from pulumi_policy import (
     ResourceValidationArgs,
     StackValidationPolicy,
 )
-from pulumi_policy.proxy import UNKNOWN_BOOLEAN_VALUE, UNKNOWN_STRING_VALUE, unknown_checking_proxy
+from pulumi_policy.proxy import UNKNOWN_BOOLEAN_VALUE, UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
 
 from preflight import policy as runner
 from preflight.runtime import Plan
@@ -66,21 +66,31 @@ def without(plan: dict[str, Any], name: str) -> dict[str, Any]:
     return plan
 
 
+def reports(policy: Any, args: Any) -> tuple[list[tuple[str | None, str]], str | None]:
+    """The violations (urn, message) `policy` reports for `args`, and the message of the
+    UnknownValueError naming what it could not check (None when it checked everything),
+    which the engine shows as an advisory: tests/test_policy_unknowns.py tests those."""
+    found: list[tuple[str | None, str]] = []
+    try:
+        policy.validate(args, lambda message, urn=None: found.append((urn, message)))
+    except UnknownValueError as error:
+        return found, error.message
+    return found, None
+
+
+def violations(policy: Any, args: Any) -> list[str]:
+    return [message for _, message in reports(policy, args)[0]]
+
+
 def validate(policy: str, rec: dict[str, Any], config: dict[str, Any] | None = None) -> list[str]:
-    """The messages `policy` reports for one plan record, through its validate function."""
-    messages: list[str] = []
+    """The violations `policy` reports for one plan record, through its validate function."""
     args = runner.resource_args(rec, config=config)
     assert isinstance(args, ResourceValidationArgs)
-    POLICIES[policy].validate(args, lambda message, urn=None: messages.append(message))
-    return messages
+    return violations(POLICIES[policy], args)
 
 
 def validate_stack(policy: str, plan: dict[str, Any]) -> list[tuple[str | None, str]]:
-    found: list[tuple[str | None, str]] = []
-    POLICIES[policy].validate(
-        runner.stack_args(plan["resources"]), lambda message, urn=None: found.append((urn, message))
-    )
-    return found
+    return reports(POLICIES[policy], runner.stack_args(plan["resources"]))[0]
 
 
 def one(messages: list[str], *fragments: str) -> None:
@@ -198,11 +208,7 @@ def test_coverage_config_defaults_are_what_the_check_uses(plan):
     """The stack policy too: compliant under its defaults, and its origin read from the config."""
     assert validate_stack("console-cors-coverage", plan) == []
     moved = {**CORS_DEFAULTS, "origin": "https://console.anyscale.com"}
-    found: list[str] = []
-    POLICIES["console-cors-coverage"].validate(
-        runner.stack_args(plan["resources"], moved), lambda message, urn=None: found.append(message)
-    )
-    assert found
+    assert violations(POLICIES["console-cors-coverage"], runner.stack_args(plan["resources"], moved))
 
 
 def test_the_chart_key_list_is_the_reference_list():
@@ -238,9 +244,14 @@ def test_registration_properties_compliant(plan, name):
         ("default-registration", "region", "a" * 36, ["at most 35"]),
         ("gcp-usc1-registration", "cloudStorageBucketRegion", "US-CENTRAL1", ["cloudStorageBucketRegion", "casing"]),
         ("aws-usw2-registration", "cloudStorageBucketName", "s3://ray-data/prefix", ["sub-path", "s3://<bucket>"]),
-        ("aws-usw2-registration", "cloudStorageBucketName", "gs://ray-data", ["not a AWS bucket URI", "s3://<bucket>"]),
+        (
+            "aws-usw2-registration",
+            "cloudStorageBucketName",
+            "gs://ray-data",
+            ["not an AWS bucket URI", "s3://<bucket>"],
+        ),
         ("gcp-usc1-registration", "cloudStorageBucketName", "s3://ray-data", ["not a GCP bucket URI", "gs://<bucket>"]),
-        ("default-registration", "cloudStorageBucketName", "s3://ray-data", ["not a Azure bucket URI", "abfss://"]),
+        ("default-registration", "cloudStorageBucketName", "s3://ray-data", ["not an Azure bucket URI", "abfss://"]),
         (
             "default-registration",
             "cloudStorageBucketEndpoint",
@@ -370,11 +381,18 @@ def test_engine_unknowns_go_through_the_sdk_proxy_without_failing(plan):
     args = ResourceValidationArgs(
         rec["type"], unknown_checking_proxy(props), rec["urn"], rec["name"], real_engine_options(True), None
     )
+    unchecked = {}
     for policy in PACK.ALL_POLICIES:
         if not isinstance(policy, StackValidationPolicy):
-            found: list[str] = []
-            policy.validate(args, lambda message, urn=None, found=found: found.append(message))
+            found, advisory = reports(policy, args)
             assert found == [], (policy.name, found)
+            if advisory is not None:
+                unchecked[policy.name] = advisory
+    # The identity not known yet is an output feeding it: set. The bucket's URI cannot be checked.
+    assert unchecked == {
+        "registration-properties": "could not check properties.cloudStorageBucketName: unknown until apply; "
+        "checked again on pulumi up"
+    }
 
 
 # --- registration-replacement ---------------------------------------------------------------------
@@ -411,15 +429,12 @@ def test_registration_replacement(plan):
 
 def test_registration_replacement_under_a_real_engine_checks_delete_before_replace_only(plan):
     rec = record(plan, "default-registration")
-    found: list[str] = []
 
     def check(dbr: bool | None) -> list[str]:
-        found.clear()
         args = ResourceValidationArgs(
             rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(dbr), None
         )
-        POLICIES["registration-replacement"].validate(args, lambda message, urn=None: found.append(message))
-        return list(found)
+        return violations(POLICIES["registration-replacement"], args)
 
     assert check(True) == []  # replaceOnChanges is not visible: not checked
     one(check(None), "deleteBeforeReplace is not set")
@@ -544,9 +559,7 @@ def test_storage_retain_on_delete_is_advisory_and_offline_only(plan):
     args = ResourceValidationArgs(
         rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(None), None
     )
-    found: list[str] = []
-    POLICIES["storage-retain-on-delete"].validate(args, lambda message, urn=None: found.append(message))
-    assert found == []
+    assert violations(POLICIES["storage-retain-on-delete"], args) == []
 
 
 # --- console CORS -----------------------------------------------------------------------------------
@@ -1259,9 +1272,8 @@ def test_secrets_in_clear(plan, name, path, value, where, what):
     args = ResourceValidationArgs(
         rec["type"], runner.props_of(rec), rec["urn"], rec["name"], real_engine_options(None), None
     )
-    found: list[str] = []
-    POLICIES["secrets-not-in-clear"].validate(args, lambda message, urn=None: found.append(message))
-    assert found == []  # a real engine hands secrets over in plain: offline only
+    # A real engine hands secrets over in plain: offline only.
+    assert violations(POLICIES["secrets-not-in-clear"], args) == []
 
 
 def test_registration_names_equal_but_for_case(plan):
@@ -1848,12 +1860,24 @@ def test_real_pack_analyzes_a_preview(analyzer, plan):
     props = copy.deepcopy(reg["inputs"])
     props["properties"]["anyscaleOperatorIamIdentity"] = "<unknown>"  # the engine's unknown
     props["properties"]["cloudStorageBucketName"] = "<unknown>"
-    clean = analyzer.Analyze(_request(reg, props))
-    assert list(clean.diagnostics) == []  # no "can't run during preview" either
+    # No violation, and one advisory naming what could not be checked (the identity not known
+    # yet is an output feeding it: set).
+    unchecked = (
+        "can't run policy 'registration-properties' from policy pack 'anyscale-cloud@v0.0.1' during preview: "
+        "could not check properties.cloudStorageBucketName: unknown until apply; checked again on pulumi up"
+    )
+    clean = analyzer.Analyze(_request(reg, props)).diagnostics
+    assert [(d.policyName, d.enforcementLevel, d.message) for d in clean] == [
+        ("registration-properties", analyzer_pb2.ADVISORY, unchecked)
+    ]
     props["properties"]["provider"] = "aws"
     found = analyzer.Analyze(_request(reg, props)).diagnostics
-    assert [(d.policyName, d.enforcementLevel) for d in found] == [("registration-properties", analyzer_pb2.MANDATORY)]
-    assert "write 'AWS'" in found[0].message
+    # The violation reported before the unknown is kept, next to the advisory.
+    assert [(d.policyName, d.enforcementLevel) for d in found] == [
+        ("registration-properties", analyzer_pb2.MANDATORY),
+        ("registration-properties", analyzer_pb2.ADVISORY),
+    ]
+    assert "write 'AWS'" in found[0].message and found[1].message == unchecked
 
 
 def test_real_pack_analyzes_the_stack(analyzer, plan):
@@ -1862,7 +1886,7 @@ def test_real_pack_analyzes_the_stack(analyzer, plan):
 
     def resource(rec: dict[str, Any], deps: list[str]) -> Any:
         properties = struct_pb2.Struct()
-        json_format.ParseDict(rec["inputs"], properties)
+        json_format.ParseDict(runner.engine_value(rec["inputs"]), properties)
         return analyzer_pb2.AnalyzerResource(
             type=rec["type"], properties=properties, urn=rec["urn"], name=rec["name"], dependencies=deps
         )
@@ -1876,6 +1900,23 @@ def test_real_pack_analyzes_the_stack(analyzer, plan):
         analyzer_pb2.AnalyzeStackRequest(resources=[resource(first, []), resource(second, [])])
     )
     assert [(d.policyName, d.urn) for d in unchained.diagnostics] == [("registration-order", second["urn"])]
+    # The primary's provider not known yet: the chain is still checked (the violation kept), and
+    # the advisory, which has no URN, names the resource and its property.
+    unknown = copy.deepcopy(first)
+    unknown["inputs"]["properties"]["provider"] = "<unknown>"  # the engine's unknown
+    found = analyzer.AnalyzeStack(
+        analyzer_pb2.AnalyzeStackRequest(resources=[resource(unknown, []), resource(second, [])])
+    ).diagnostics
+    assert [(d.policyName, d.enforcementLevel, d.urn, d.message) for d in found] == [
+        ("registration-order", analyzer_pb2.MANDATORY, second["urn"], unchained.diagnostics[0].message),
+        (
+            "registration-order",
+            analyzer_pb2.ADVISORY,
+            "",
+            "can't run policy 'registration-order' from policy pack 'anyscale-cloud@v0.0.1' during preview: "
+            "could not check default-registration.properties.provider: unknown until apply; checked again on pulumi up",
+        ),
+    ]
 
 
 # Run in the uploaded copy, by an interpreter that sees only that folder and the venv's packages:

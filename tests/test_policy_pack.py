@@ -9,6 +9,7 @@ settings a check receives."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft7Validator
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy, Severity, StackValidationPolicy
+from pulumi_policy.proxy import UnknownValueError
 
 from preflight import policy as runner
 
@@ -183,3 +185,119 @@ def test_the_constructor_refuses_an_incomplete_declaration(changes, refusal):
 def test_a_name_must_be_its_own_docs_anchor(name):
     with pytest.raises(ValueError, match="docs anchor"):
         pack.policy(name, "x.", level=pack.MANDATORY, severity=pack.LOW, remediation="y.", check=two_messages)
+
+
+# --- what a check could not decide ------------------------------------------------------------------
+
+values = runner.pack_module("rules.values")
+LATER = ": unknown until apply; checked again on pulumi up"
+
+
+def unknown_props(inputs: dict[str, Any]) -> Any:
+    """Props as the engine hands them in a preview: the plan's `<unknown>` is the SDK's sentinel
+    behind its unknown-checking proxy."""
+    return runner.props_of({"inputs": inputs})
+
+
+def reads_and_reports(args: Any, _: Any) -> Iterator[str]:
+    """A check reading the ways the pack's checks read, and reporting before it knows all."""
+    props = args.props
+    yield "reported first"
+    values.get(props, "cluster", "name")  # known: nothing noted
+    values.get(props, "cluster", "region")  # an engine unknown, under a map
+    values.elements(values.get(props, "pools"))  # each pool: the second is a placeholder
+    values.reference(props, "principal")  # a placeholder read on purpose
+    with values.in_passing():
+        values.get(props, "label")  # only words a message
+    start = values.mark()
+    values.get(props, "fallback")
+    values.forget(start)  # decided without it
+    yield "reported second"
+    props["direct"]  # outside `get`: the SDK's error, noted all the same
+    yield "never reached"
+
+
+PROPS = {
+    "cluster": {"name": "c1", "region": "<unknown>"},
+    "pools": ["a", "${pool.id}"],
+    "principal": "${identity.principalId}",
+    "label": "<unknown>",
+    "fallback": "${other.value}",
+    "direct": "<unknown>",
+}
+
+
+def test_a_resource_check_names_what_it_read_as_unknown_after_its_violations():
+    policy = declared(check=reads_and_reports)
+    found: list[tuple[str, str | None]] = []
+    args = SimpleNamespace(get_config=lambda: None, resource_type="t", props=unknown_props(PROPS))
+    with pytest.raises(UnknownValueError) as raised:  # the SDK's class: the engine makes it an advisory
+        policy.validate(args, lambda m, urn: found.append((m, urn)))
+    assert found == [("reported first", None), ("reported second", None)]
+    assert raised.value.message == f"could not check cluster.region, direct, pools[1]{LATER}"
+    assert str(raised.value) == raised.value.message
+
+
+def test_the_messages_reported_before_an_unknown_are_kept():
+    def check(args: Any, _: Any) -> Any:
+        yield "first"
+        yield f"second {values.get(args.props, 'x')!r}"
+        args.props["y"]
+        yield "never"
+
+    policy = declared(check=check)
+    found: list[tuple[str, str | None]] = []
+    args = SimpleNamespace(get_config=lambda: None, resource_type="t", props=unknown_props({"x": 1, "y": "<unknown>"}))
+    with pytest.raises(UnknownValueError, match=f"^could not check y{LATER}$"):
+        policy.validate(args, lambda m, urn: found.append((m, urn)))
+    assert found == [("first", None), ("second 1", None)]
+
+
+def test_a_stack_check_names_the_resource_of_each_property():
+    def findings(args: Any, _: Any) -> list[tuple[str | None, str]]:
+        for resource in args.resources:
+            values.get(resource.props, "spec", "size")
+        return [("urn:b", "b is wrong")]
+
+    policy = declared(check=None, stack_check=findings)
+    resources = [
+        SimpleNamespace(name="b", props=unknown_props({"spec": {"size": "${b.size}"}})),
+        SimpleNamespace(name="a", props=unknown_props({"spec": "<unknown>"})),
+        SimpleNamespace(name="c", props=unknown_props({"spec": {"size": 3}})),
+    ]
+    found: list[tuple[str, str | None]] = []
+    with pytest.raises(UnknownValueError) as raised:
+        policy.validate(
+            SimpleNamespace(get_config=lambda: None, resources=resources), lambda m, u: found.append((m, u))
+        )
+    assert found == [("b is wrong", "urn:b")]
+    assert raised.value.message == f"could not check a.spec, b.spec.size{LATER}"
+
+
+def test_a_long_list_of_properties_is_cut_short():
+    def check(args: Any, _: Any) -> list[str]:
+        for name in sorted(args.props):
+            values.get(args.props, name)
+        return []
+
+    many = {f"p{n:02}": "<unknown>" for n in range(11)}
+    args = SimpleNamespace(get_config=lambda: None, resource_type="t", props=unknown_props(many))
+    with pytest.raises(UnknownValueError) as raised:
+        declared(check=check).validate(args, lambda m, urn: None)
+    shown = ", ".join(f"p{n:02}" for n in range(values.MOST_NAMED))
+    assert raised.value.message == f"could not check {shown}, and 3 more{LATER}"
+    assert raised.value.paths == sorted(many)
+
+
+def test_a_check_that_read_nothing_unknown_raises_nothing():
+    def check(args: Any, _: Any) -> list[str]:
+        return [f"x is {values.get(args.props, 'x')!r}"]
+
+    found: list[tuple[str, str | None]] = []
+    args = SimpleNamespace(get_config=lambda: None, resource_type="t", props=unknown_props({"x": 1}))
+    declared(check=check).validate(args, lambda m, urn: found.append((m, urn)))
+    assert found == [("x is 1", None)]
+    args.props = unknown_props({"x": "<unknown>"})
+    with pytest.raises(UnknownValueError, match=f"^could not check x{LATER}$"):
+        declared(check=check).validate(args, lambda m, urn: found.append((m, urn)))
+    assert found[1:] == [("x is UNKNOWN", None)]

@@ -323,3 +323,23 @@ def test_plan_options_carry_every_field_and_only_plans_answer_offline_options() 
     assert options.offline_option(opts, "no_such_option") is None
     engine = PolicyResourceOptions(True, [], False, [], PolicyCustomTimeouts(0, 0, 0), [], None)
     assert options.offline_option(engine, "protect") is None  # under a real engine: never read
+
+
+# --- wording -----------------------------------------------------------------------------------------
+
+platform = runner.pack_module("rules.platform")
+
+
+def test_a_provider_or_type_takes_the_article_english_reads() -> None:
+    words = ["Azure", "AWS", "GCP", "Generic", "azure", "aws", "gcp", "aws.s3.BucketCorsConfiguration"]
+    assert [platform.a_or_an(w) for w in words] == [
+        "an Azure",
+        "an AWS",
+        "a GCP",
+        "a Generic",
+        "an azure",
+        "an aws",
+        "a gcp",
+        "an aws.s3.BucketCorsConfiguration",
+    ]
+    assert platform.bucket_problem("gs://b", "AWS") == "'gs://b' is not an AWS bucket URI; use s3://<bucket>"

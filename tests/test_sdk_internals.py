@@ -164,3 +164,18 @@ def test_an_output_holding_unknown_is_not_known() -> None:
     known, ran = asyncio.new_event_loop().run_until_complete(check())
     assert known is False
     assert ran == []  # apply callbacks never see an unknown value
+
+
+def test_the_policy_proxy_hands_out_the_same_child_each_time() -> None:
+    """policy/rules/values.py finds where a map or list sits in a resource's props by its
+    identity (to name a property a check could not decide): the proxy must wrap the tree once,
+    not on each access."""
+    from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown_checking_proxy
+
+    props = unknown_checking_proxy({"a": {"b": [{"c": 1}], "u": UNKNOWN_STRING_VALUE}})
+    assert props["a"] is props["a"]
+    assert props["a"]["b"] is props["a"]["b"]
+    assert props["a"]["b"][0] is props["a"]["b"][0]
+    with pytest.raises(UnknownValueError) as raised:
+        props["a"]["u"]
+    assert raised.value.props == ["a", "u"]

@@ -15,8 +15,10 @@ def public_api_problems(props: Any) -> list[str]:
     """A public API server open to the whole internet (advisory: Entra ID or a certificate
     still guards it, but every credential leak is then usable from anywhere)."""
     private = get(props, "apiServerAccessProfile", "enablePrivateCluster")
+    if private is True or private is UNKNOWN:
+        return []
     ranges = get(props, "apiServerAccessProfile", "authorizedIPRanges")
-    if private is True or private is UNKNOWN or ranges is UNKNOWN:
+    if ranges is UNKNOWN:
         return []
     if is_list(ranges) and len(ranges) > 0:
         return []
@@ -49,16 +51,15 @@ def entra_only_problems(props: Any) -> list[str]:
     if aad is UNKNOWN:
         return []
     managed = get(props, "aadProfile", "managed")
-    groups = get(props, "aadProfile", "adminGroupObjectIDs")
-    problems = []
     if managed is not True and managed is not UNKNOWN:
-        problems.append(
+        return [
             "local accounts are disabled without managed Entra ID integration (aadProfile.managed): AKS rejects the "
             "cluster; set cluster.adminGroupObjectIds in the stack"
-        )
-    elif groups is not UNKNOWN and not (is_list(groups) and len(groups) > 0):
-        problems.append(
-            "local accounts are disabled and no Entra ID admin group is set (aadProfile.adminGroupObjectIDs): nobody "
-            "is a cluster admin; set cluster.adminGroupObjectIds in the stack"
-        )
-    return problems
+        ]
+    groups = get(props, "aadProfile", "adminGroupObjectIDs")  # read only now: moot without managed integration
+    if groups is UNKNOWN or (is_list(groups) and len(groups) > 0):
+        return []
+    return [
+        "local accounts are disabled and no Entra ID admin group is set (aadProfile.adminGroupObjectIDs): nobody "
+        "is a cluster admin; set cluster.adminGroupObjectIds in the stack"
+    ]

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from rules.documents import actions, allows, document, listed, public_principal, statements
-from rules.values import MISSING, UNKNOWN, elements, get, is_map, is_unknown, sample, type_is
+from rules.values import MISSING, UNKNOWN, elements, get, in_passing, is_map, is_unknown, sample, type_is, unchecked
 
 ROLE = "aws:iam/role:Role"
 BUCKET_POLICY = "aws:s3/bucketPolicy:BucketPolicy"
@@ -92,7 +92,9 @@ def permissions_problems(resource_type: str, props: Any) -> list[str]:
         for inline in elements(get(props, "inlinePolicies")):
             doc = document(inline, "policy")
             if doc not in (UNKNOWN, MISSING, None):
-                problems += wildcard_problems(doc, f"inline policy {get(inline, 'name')!r}")
+                with in_passing():  # only words the message
+                    name = get(inline, "name")
+                problems += wildcard_problems(doc, f"inline policy {name!r}")
         return problems
     return []
 
@@ -128,11 +130,11 @@ def trust_problems(props: Any) -> list[str]:
                 "(Federated) or the AWS service"
             )
         elif WEB_IDENTITY in {a.lower() for a in actions(statement)}:
-            problems += _subject_problems(statement.get("Condition"))
+            problems += _subject_problems(props, statement.get("Condition"))
     return problems
 
 
-def _subject_problems(condition: Any) -> list[str]:
+def _subject_problems(props: Any, condition: Any) -> list[str]:
     subjects = [
         value
         for test in (condition.values() if is_map(condition) else [])
@@ -147,6 +149,8 @@ def _subject_problems(condition: Any) -> list[str]:
             "the role; add StringEquals <issuer>:sub = system:serviceaccount:anyscale-operator:anyscale-operator"
         ]
     wild = [s for s in subjects if isinstance(s, str) and not is_unknown(s) and "*" in sample(s)]
+    if not wild and any(is_unknown(s) for s in subjects):
+        unchecked(props, "assumeRolePolicy")  # a subject not known yet inside the document
     if wild:
         return [
             f"the web-identity trust's ':sub' condition is {', '.join(repr(s) for s in wild)}: a wildcard lets other service "

@@ -7,7 +7,22 @@ import re
 from typing import Any
 
 from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS, holds_listed, listed_or_under
-from rules.values import MISSING, UNKNOWN, flatten, get, is_map, is_unknown, keys, raw, sample, setting, type_is
+from rules.values import (
+    MISSING,
+    UNKNOWN,
+    FlatSettings,
+    flatten,
+    get,
+    in_passing,
+    is_map,
+    is_unknown,
+    keys,
+    raw,
+    sample,
+    setting,
+    type_is,
+    unchecked,
+)
 
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 EXTENSION = "azure-native:kubernetesconfiguration:Extension"
@@ -81,29 +96,31 @@ PINNED_VERSION_RE = re.compile(
 
 
 def chart_version_problems(resource_type: str, props: Any) -> list[str]:
-    version = get(props, "version")
     if type_is(resource_type, EXTENSION):
         if not is_operator_extension(props):
             return []
+        version = get(props, "version")
         problems = []
         if version is MISSING or version == "":
             problems.append(
                 "the operator extension's version is not pinned: set version (e.g. addons.anyscaleOperator.version)"
             )
-        elif _not_exact(version):
+        elif _not_exact(props, version):
             problems.append(
                 f"the operator extension's version {version!r} is not one exact version: pin one, e.g. 1.8.0"
             )
         elif get(props, "autoUpgradeMinorVersion") not in (False, UNKNOWN):
             problems.append("autoUpgradeMinorVersion is on with a pinned version: set auto_upgrade_minor_version=False")
         return problems
-    name = chart_name(props)
+    version = get(props, "version")
+    with in_passing():  # the name only words the message
+        name = chart_name(props)
     what = f"chart {name!r}" if isinstance(name, str) else "the chart"
     if version is MISSING or version == "":
         return [
             f"{what} has no version: an unpinned chart upgrades on any deploy; pin version (see components/defaults.py)"
         ]
-    if _not_exact(version):
+    if _not_exact(props, version):
         return [
             f"{what} has version {version!r}, which is not one exact version: Helm installs the newest match on any "
             "deploy; pin an exact version like 1.8.0 (see components/defaults.py)"
@@ -111,9 +128,12 @@ def chart_version_problems(resource_type: str, props: Any) -> list[str]:
     return []
 
 
-def _not_exact(version: Any) -> bool:
+def _not_exact(props: Any, version: Any) -> bool:
     """A known version that is not one exact version (one with a placeholder in it is not known yet)."""
-    if version is UNKNOWN or (isinstance(version, str) and sample(version) != version):
+    if isinstance(version, str) and sample(version) != version:
+        unchecked(props, "version")
+        return False
+    if version is UNKNOWN:
         return False
     return not (isinstance(version, str) and PINNED_VERSION_RE.fullmatch(version))
 
@@ -133,12 +153,15 @@ def operator_settings(resource_type: str, props: Any) -> Any:
     if type_is(resource_type, EXTENSION):
         if not is_operator_extension(props):
             return None
-        settings: dict[str, Any] = {}
+        settings = FlatSettings()
         for key in ("configurationSettings", "configurationProtectedSettings"):
-            part = get(props, key)
+            with in_passing():  # noted below where it matters
+                part = get(props, key)
             if is_map(part):
-                settings.update({k: raw(part, k) for k in keys(part)})
+                for k in keys(part):
+                    settings.put(k, raw(part, k), part, k)
             elif part is UNKNOWN and key == "configurationSettings":
+                unchecked(props, key)
                 return UNKNOWN
             # protected settings are often a secret as a whole: keys unseen, nothing to check
         return settings
@@ -146,7 +169,7 @@ def operator_settings(resource_type: str, props: Any) -> Any:
         values = get(props, "values")
         if values is UNKNOWN:
             return UNKNOWN
-        return flatten(values) if is_map(values) else {}
+        return flatten(values) if is_map(values) else FlatSettings()
     return None
 
 
@@ -176,8 +199,12 @@ def chart_key_problems(settings: Any, extra_allowed: list[str]) -> list[str]:
     for key in sorted(settings):
         if key in FORBIDDEN_KEYS:
             problems.append(f"sets {key}: {FORBIDDEN_KEYS[key]}; remove it")
-        elif not listed_or_under(key, allowed) and not (is_unknown(settings[key]) and holds_listed(key, allowed)):
-            unread.append(key)  # an unknown map above listed keys (`global` not known yet) may hold them
+        elif listed_or_under(key, allowed):
+            continue
+        elif is_unknown(settings[key]) and holds_listed(key, allowed):
+            unchecked(settings, key)  # an unknown map above listed keys (`global` not known yet) may hold others
+        else:
+            unread.append(key)
     if unread:
         problems.append(
             f"sets {', '.join(unread)}, which the anyscale-operator chart does not read: Helm silently "

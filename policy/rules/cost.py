@@ -21,7 +21,7 @@ from typing import Any
 
 from rules import prices
 from rules.registration import is_registration
-from rules.values import MISSING, UNKNOWN, elements, get, type_is
+from rules.values import MISSING, UNKNOWN, elements, get, in_passing, type_is
 
 CLOUD_RESOURCE = "anyscale-cloud:index:CloudResource"
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -34,6 +34,18 @@ GKE_CLUSTER = "gcp:container/cluster:Cluster"
 NODE_POOL = "gcp:container/nodePool:NodePool"
 GATEWAY = "kubernetes:gateway.networking.k8s.io/v1:Gateway"
 CLOUD_GROUP = "cloud"
+# The types `record_lines` prices (the others bring no line: their region is not read).
+PRICED = (
+    MANAGED_CLUSTER,
+    AGENT_POOL,
+    EKS_CLUSTER,
+    NODE_GROUP,
+    NAT_GATEWAY,
+    GKE_CLUSTER,
+    NODE_POOL,
+    GATEWAY,
+    REGISTRY,
+)
 
 
 @dataclass(frozen=True)
@@ -104,16 +116,19 @@ def _fixed(label: str, price: float | None, missing: str) -> Line:
 
 def _aks_pool(label: str, pool: Any, region: str) -> Line:
     autoscale = get(pool, "enableAutoScaling") is True
-    count = get(pool, "count")
-    low = get(pool, "minCount") if autoscale else count
-    high = get(pool, "maxCount") if autoscale else count
+    if autoscale:
+        low, high = get(pool, "minCount"), get(pool, "maxCount")
+    else:
+        low = high = get(pool, "count")
     spot = get(pool, "scaleSetPriority") == "Spot"
     return _pool_line(label, "Azure", region, get(pool, "vmSize"), low, high, spot)
 
 
 def record_lines(record: Record, provider: str, region: str) -> list[Line]:
-    """The priced items one resource brings (none for most resources)."""
+    """The priced items one resource brings (none for most resources: those not in PRICED)."""
     props, kind = record.props, record.type
+    if not type_is(kind, *PRICED):
+        return []
     if type_is(kind, MANAGED_CLUSTER):
         tier = get(props, "sku", "tier")
         tier = "Free" if tier is MISSING else tier
@@ -125,7 +140,9 @@ def record_lines(record: Record, provider: str, region: str) -> list[Line]:
             )
         ]
         for pool in elements(get(props, "agentPoolProfiles")):
-            lines.append(_aks_pool(f"pool {get(pool, 'name')}", pool, region))
+            with in_passing():  # the name only labels the line
+                name = get(pool, "name")
+            lines.append(_aks_pool(f"pool {name}", pool, region))
         return lines
     if type_is(kind, AGENT_POOL):
         return [_aks_pool(f"pool {record.name}", props, region)]
@@ -216,6 +233,8 @@ def estimate(records: Iterable[Record]) -> list[Group]:
             group.provider = provider if isinstance(provider, str) else None
             group.region = region if isinstance(region, str) else None
     for record in records:
+        if not type_is(record.type, *PRICED):
+            continue
         parent = owner[record.urn]
         group = groups[parent.urn] if parent is not None and parent.urn in groups else groups[CLOUD_GROUP]
         region = group.region

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rules.values import MISSING, TEMPLATE_RE, UNKNOWN, get, is_list, is_map, is_unknown
+from rules.values import MISSING, TEMPLATE_RE, UNKNOWN, get, is_list, is_map, is_unknown, unchecked
 
 
 def document(props: Any, *path: str) -> Any:
@@ -27,7 +27,10 @@ def document(props: Any, *path: str) -> Any:
     try:
         parsed = json.loads(value)
     except ValueError:
-        return UNKNOWN if TEMPLATE_RE.search(value) else None
+        if not TEMPLATE_RE.search(value):
+            return None
+        unchecked(props, *path)  # a placeholder stands for part of its structure
+        return UNKNOWN
     return parsed if is_map(parsed) else None
 
 

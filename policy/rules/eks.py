@@ -9,7 +9,7 @@ from pulumi_policy import PolicyResource
 from rules.documents import document, listed, public_principal, statements
 from rules.stack import Finding, _companions
 from rules.storage import is_s3_bucket
-from rules.values import MISSING, UNKNOWN, elements, get, is_map, type_is
+from rules.values import MISSING, UNKNOWN, elements, forget, get, in_passing, is_map, mark, type_is
 
 EKS_CLUSTER = "aws:eks/cluster:Cluster"
 ACCESS_ENTRY = "aws:eks/accessEntry:AccessEntry"
@@ -54,11 +54,9 @@ def access_entry_findings(resources: list[PolicyResource]) -> list[Finding]:
             continue  # CONFIG_MAP (aws-auth) or not known yet
         if any(_may_belong(entry, cluster) for entry in entries):
             continue
-        who = (
-            "only the identity that created it"
-            if get(cluster.props, "accessConfig", "bootstrapClusterCreatorAdminPermissions") is not False
-            else "no one"
-        )
+        with in_passing():  # only words the message
+            bootstrap = get(cluster.props, "accessConfig", "bootstrapClusterCreatorAdminPermissions")
+        who = "only the identity that created it" if bootstrap is not False else "no one"
         findings.append(
             (
                 cluster.urn,
@@ -70,16 +68,16 @@ def access_entry_findings(resources: list[PolicyResource]) -> list[Finding]:
 
 
 def _may_belong(entry: PolicyResource, cluster: PolicyResource) -> bool:
-    """A STANDARD entry (not a node role's) that names the cluster or cannot be told apart yet."""
-    if get(entry.props, "type") not in ("STANDARD", MISSING, UNKNOWN):
-        return False
-    if any(dep.urn == cluster.urn for dep in entry.dependencies or []):
-        return True
-    for deps in (entry.property_dependencies or {}).values():
-        if any(dep.urn == cluster.urn for dep in deps):
-            return True
-    name, theirs = get(entry.props, "clusterName"), get(cluster.props, "name")
-    return name is UNKNOWN or (isinstance(name, str) and name == theirs)
+    """A STANDARD entry (not a node role's) that names the cluster or cannot be told apart yet.
+    Whose it is comes first: another cluster's entry is read no further."""
+    depends = any(dep.urn == cluster.urn for dep in entry.dependencies or []) or any(
+        dep.urn == cluster.urn for deps in (entry.property_dependencies or {}).values() for dep in deps
+    )
+    if not depends:
+        name = get(entry.props, "clusterName")
+        if name is not UNKNOWN and not (isinstance(name, str) and name == get(cluster.props, "name")):
+            return False
+    return get(entry.props, "type") in ("STANDARD", MISSING, UNKNOWN)
 
 
 # --- TLS-only buckets ------------------------------------------------------------------------
@@ -103,9 +101,13 @@ def tls_only_findings(resources: list[PolicyResource]) -> list[Finding]:
     (a BucketPolicy for it, or the bucket's own inline `policy`)."""
     findings = []
     for bucket in (r for r in resources if is_s3_bucket(r.resource_type)):
+        start = mark()
         docs = [document(bucket.props, "policy")]
         docs += [document(p.props, "policy") for p in _companions(resources, bucket, BUCKET_POLICY, "bucket", "bucket")]
-        if UNKNOWN in docs or any(denies_insecure_transport(d) for d in docs):
+        if any(denies_insecure_transport(d) for d in docs):
+            forget(start)  # one known document that denies is enough
+            continue
+        if UNKNOWN in docs:
             continue
         findings.append(
             (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.values import MISSING, UNKNOWN, elements, get, is_unknown, strings, type_is
+from rules.values import MISSING, UNKNOWN, elements, get, in_passing, is_unknown, strings, type_is
 
 CLUSTER = "gcp:container/cluster:Cluster"
 NODE_POOL = "gcp:container/nodePool:NodePool"
@@ -52,10 +52,13 @@ def node_account_problems(resource_type: str, props: Any) -> list[str]:
     # The default pool exists (briefly, with removeDefaultNodePool) with nodeConfig's account;
     # a removed one's short life as the default account is accepted. A null
     # removeDefaultNodePool is not known yet: no finding from it.
-    remove = get(props, "removeDefaultNodePool")
-    removed_or_unknown = remove is True or remove is None or remove is UNKNOWN or is_unknown(remove)
-    if get(props, "nodeConfig") is not MISSING or not removed_or_unknown:
-        problems += _account_problem("the default pool's nodes", get(props, "nodeConfig"))
+    node_config = get(props, "nodeConfig")
+    if node_config is not MISSING:
+        problems += _account_problem("the default pool's nodes", node_config)
+    else:
+        remove = get(props, "removeDefaultNodePool")
+        if not (remove is True or remove is None or remove is UNKNOWN or is_unknown(remove)):
+            problems += _account_problem("the default pool's nodes", MISSING)
     for pool in elements(get(props, "nodePools")):
         problems += _account_problem(
             "the inline pool's nodes", get(pool, "nodeConfig") if pool is not UNKNOWN else UNKNOWN
@@ -72,7 +75,8 @@ def gcs_cors_header_problems(props: Any) -> list[str]:
         headers = strings(get(rule, "responseHeaders"))
         if headers is UNKNOWN or UNKNOWN in headers or "*" in headers:
             continue
-        origins = strings(get(rule, "origins"))
+        with in_passing():  # only words the message
+            origins = strings(get(rule, "origins"))
         shown = ", ".join(o for o in origins if isinstance(o, str)) if origins is not UNKNOWN else "?"
         problems.append(
             f"the CORS rule for {shown} lists responseHeaders {headers}: on GCS this list is also the request "

@@ -6,8 +6,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT
-from rules.values import MISSING, UNKNOWN, elements, get, is_list, is_unknown, reference, sample, setting
+from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT, a_or_an
+from rules.values import (
+    MISSING,
+    UNKNOWN,
+    elements,
+    forget,
+    get,
+    is_list,
+    is_unknown,
+    mark,
+    reference,
+    sample,
+    setting,
+    unchecked,
+)
 
 ROLE_ASSIGNMENT = "azure-native:authorization:RoleAssignment"
 FEDERATED_CREDENTIAL = "azure-native:managedidentity:FederatedIdentityCredential"
@@ -56,6 +69,8 @@ def federated_subject_problems(props: Any) -> list[str]:
     problems = []
     subject = get(props, "subject")
     known = subject is not UNKNOWN and not (isinstance(subject, str) and sample(subject) != subject)
+    if subject is not UNKNOWN and not known:
+        unchecked(props, "subject")  # a placeholder inside: the subject must be exactly one text
     if known and subject != OPERATOR_SUBJECT:
         got = "not set" if subject is MISSING else repr(subject)
         problems.append(
@@ -69,9 +84,11 @@ def federated_subject_problems(props: Any) -> list[str]:
         problems.append(f"the federated audiences are not set: use exactly [{FEDERATION_AUDIENCE!r}]")
     # elements(): an audience the preview does not know yet is UNKNOWN, not an error. A list of
     # another length, or a known audience that is not the one, is wrong whatever the rest is.
+    start = mark()
     listed = elements(audiences)
     known = [a for a in listed if a is not UNKNOWN and not is_unknown(a)]
     if is_list(audiences) and (len(listed) != 1 or any(a != FEDERATION_AUDIENCE for a in known)):
+        forget(start)  # decided by the known ones
         problems.append(f"the federated audiences are {listed!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
     return problems
 
@@ -89,11 +106,16 @@ def operator_iam_identity_problems(settings: Any, cloud_provider: Any) -> list[s
     if not isinstance(settings, dict) or not isinstance(cloud_provider, str):
         return []
     kind = IAM_IDENTITY_KIND.get(cloud_provider.lower())
+    if kind is None:
+        return []
+    start = mark()
     value = setting(settings, "global.auth.iamIdentity")
-    if kind is None or (value is not MISSING and value != ""):
+    if "global.auth.iamIdentity" in settings:
+        forget(start)  # the value itself not known yet: an output feeds it, so it is set
+    if value is not MISSING and value != "":
         return []
     return [
-        f"global.auth.iamIdentity is not set on a {cloud_provider} operator: it would run without cloud credentials "
+        f"global.auth.iamIdentity is not set on {a_or_an(cloud_provider)} operator: it would run without cloud credentials "
         f"(no access to the bucket); set it to {kind}"
     ]
 
@@ -109,7 +131,7 @@ def principal_problems(props: Any) -> list[str]:
 def registration_identity_problems(props: Any) -> list[str]:
     """The registration records the managed identity's principal (object) ID."""
     identity = reference(props, "properties", "anyscaleOperatorIamIdentity")
-    if get(props, "properties", "provider") == "Azure" and _refers(identity, CLIENT_ID_REF):
+    if _refers(identity, CLIENT_ID_REF) and get(props, "properties", "provider") == "Azure":
         return [
             f"anyscaleOperatorIamIdentity is {identity}, the identity's client ID: the registration takes its "
             "principal (object) ID; use identity.principal_id (the operator gets the client ID)"

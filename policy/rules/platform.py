@@ -140,6 +140,11 @@ WORKLOAD_IDENTITY_MEMBER_FORM = f"serviceAccount:<project>.svc.id.goog[{OPERATOR
 # --- checks -----------------------------------------------------------------------------------
 
 
+def a_or_an(word: str) -> str:
+    """`word` after its article, as English reads it: 'an Azure', 'an AWS', 'a GCP', 'a Generic'."""
+    return f"{'an' if word[:1].lower() in tuple('aeiou') else 'a'} {word}"
+
+
 def provider_spelling(value: object) -> str | None:
     """The platform's spelling of a provider name given in any casing (None: not a provider)."""
     if isinstance(value, str):
@@ -320,9 +325,9 @@ def _bucket_problem(value: str, provider: str, checked: str | None = None) -> st
         or (schemes and scheme not in schemes)
         or any(c in rest for c in "?#")
     ):
-        return f"'{value}' is not a {provider} bucket URI; use {form}"
+        return f"'{value}' is not {a_or_an(provider)} bucket URI; use {form}"
     if any(c.isspace() for c in rest) or not rest:
-        return f"'{value}' is not a {provider} bucket URI; use {form}"
+        return f"'{value}' is not {a_or_an(provider)} bucket URI; use {form}"
     problem = _bucket_name_problem(scheme, rest, provider)
     return f"'{value}' {problem}" if problem else None
 

@@ -10,13 +10,14 @@ from typing import Any
 from rules.platform import (
     PROVIDERS,
     REGISTRATION_REPLACING_PATHS,
+    a_or_an,
     azure_endpoint_problem,
     bucket_problem,
     endpoint_problem,
     provider_spelling,
     region_problem,
 )
-from rules.values import MISSING, UNKNOWN, get, is_map, keys, sample, type_is
+from rules.values import MISSING, UNKNOWN, forget, get, in_passing, is_map, keys, mark, sample, type_is, unchecked
 
 GENERIC_RESOURCE = "azure-native:resources:Resource"
 NAMESPACE = "anyscale.platform"
@@ -37,28 +38,40 @@ READ_ONLY = {"cloudResourceId", "provisioningState"}
 
 def is_registration(resource_type: str, props: Any) -> bool:
     """Inputs name the namespace and type; outputs (what a stack policy sees for a resource
-    that already exists) carry the full ARM `type` instead."""
-    if not type_is(resource_type, GENERIC_RESOURCE):
-        return False
-    namespace, kind = get(props, "resourceProviderNamespace"), get(props, "resourceType")
-    if isinstance(namespace, str) and isinstance(kind, str):
-        return namespace.lower() == NAMESPACE and kind.split("/")[-1].lower() == "cloudresources"
-    arm_type = get(props, "type")
-    return isinstance(arm_type, str) and arm_type.lower() == ARM_TYPE
+    that already exists) carry the full ARM `type` instead. One whose namespace or type is
+    not known yet is noted (`may_be_registration`): a registration check could not run."""
+    return _registration(resource_type, props) is True
 
 
 def may_be_registration(resource_type: str, props: Any) -> bool:
     """A generic ARM resource whose namespace or type is not known yet (a preview can hand
     over None): it may be a registration, so nothing that depends on the chain's order
     (which one is first) can be said around it."""
-    if not type_is(resource_type, GENERIC_RESOURCE) or is_registration(resource_type, props):
+    return _registration(resource_type, props) is None
+
+
+def _registration(resource_type: str, props: Any) -> bool | None:
+    """Whether the resource is a registration; None when that is not known yet. Only the
+    unknowns that leave it open are noted (a known namespace of another service settles it)."""
+    if not type_is(resource_type, GENERIC_RESOURCE):
         return False
+    start = mark()
     namespace, kind = get(props, "resourceProviderNamespace"), get(props, "resourceType")
+    if isinstance(namespace, str) and isinstance(kind, str):
+        return namespace.lower() == NAMESPACE and kind.split("/")[-1].lower() == "cloudresources"
+    arm_type = get(props, "type")
+    if isinstance(arm_type, str) and arm_type.lower() == ARM_TYPE:
+        forget(start)
+        return True
     if namespace is UNKNOWN or kind is UNKNOWN:
-        known_namespace = namespace is UNKNOWN or (isinstance(namespace, str) and namespace.lower() == NAMESPACE)
-        known_kind = kind is UNKNOWN or (isinstance(kind, str) and kind.split("/")[-1].lower() == "cloudresources")
-        return known_namespace and known_kind
-    return get(props, "type") is UNKNOWN and namespace is MISSING and kind is MISSING
+        ours = namespace is UNKNOWN or (isinstance(namespace, str) and namespace.lower() == NAMESPACE)
+        cloud_resources = kind is UNKNOWN or (isinstance(kind, str) and kind.split("/")[-1].lower() == "cloudresources")
+        if ours and cloud_resources:
+            return None
+    elif arm_type is UNKNOWN and namespace is MISSING and kind is MISSING:
+        return None
+    forget(start)
+    return False
 
 
 def registration_name(props: Any, fallback: str) -> Any:
@@ -89,7 +102,11 @@ def property_problems(props: Any) -> list[str]:
     problems += _bucket(get(properties, "cloudStorageBucketName"), known_provider)
     problems += _endpoint(get(properties, "cloudStorageBucketEndpoint"), known_provider)
     problems += _account(get(properties, "cloudStorageBucketName"), get(properties, "cloudStorageBucketEndpoint"))
-    problems += _identity(get(properties, "anyscaleOperatorIamIdentity"), known_provider)
+    with in_passing():  # not known yet: an output feeds it, so it is set (see _identity)
+        identity = get(properties, "anyscaleOperatorIamIdentity")
+    if identity is UNKNOWN and known_provider == "Generic":
+        unchecked(properties, "anyscaleOperatorIamIdentity")
+    problems += _identity(identity, known_provider)
     return problems
 
 
@@ -176,6 +193,8 @@ def _account(bucket: Any, endpoint: Any) -> list[str]:
 
 
 def _identity(value: Any, provider: str | None) -> list[str]:
+    """Set (non-empty) on every cloud but Generic. An unknown value is an output feeding it:
+    set, unless the cloud resource is Generic, where it should not be there at all."""
     if value is UNKNOWN or provider is None:
         return []
     absent = value is MISSING or value == ""
@@ -191,7 +210,7 @@ def _identity(value: Any, provider: str | None) -> list[str]:
             provider
         ]
         return [
-            f"properties.anyscaleOperatorIamIdentity is not set: a {provider} cloud resource needs the operator's {kind}"
+            f"properties.anyscaleOperatorIamIdentity is not set: {a_or_an(provider)} cloud resource needs the operator's {kind}"
         ]
     return []
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.values import is_list, is_map, is_unknown, keys, raw
+from rules.values import is_list, is_map, is_unknown, keys, raw, unchecked
 
 REDACTED = "[secret]"
 # The last segment of a key (dotted chart keys included), lowercased, ending in one of these.
@@ -25,11 +25,15 @@ JWT_RE = re.compile(r"\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-
 
 def clear_secret_problems(props: Any) -> list[str]:
     problems = []
-    for path, value in _strings(props, ""):
-        if value == REDACTED or is_unknown(value) or not value.strip():
+    for path, value, node, key in _values(props, ""):
+        leaf = path.rsplit(".", 1)[-1].lower()
+        if is_unknown(value):
+            if leaf.endswith(CREDENTIAL_KEYS):
+                unchecked(node, key)  # a credential not known yet: whether it is a secret cannot be told
+            continue
+        if not isinstance(value, str) or value == REDACTED or not value.strip():
             continue
         what = _shape(value)
-        leaf = path.rsplit(".", 1)[-1].lower()
         if what is None and leaf.endswith(CREDENTIAL_KEYS):
             what = "a credential"
         if what is not None:
@@ -48,15 +52,19 @@ def _shape(value: str) -> str | None:
     return None
 
 
-def _strings(node: Any, path: str) -> list[tuple[str, str]]:
-    """(dotted path, string) of every string under `node`."""
-    if isinstance(node, str):
-        return [(path, node)]
-    found: list[tuple[str, str]] = []
+def _values(node: Any, path: str) -> list[tuple[str, Any, Any, str | int]]:
+    """(dotted path, value, the map or list holding it, its key there) of every string and
+    every unknown value under `node`."""
+    found: list[tuple[str, Any, Any, str | int]] = []
+    children: list[tuple[str | int, str]] = []
     if is_map(node):
-        for key in keys(node):
-            found += _strings(raw(node, key), f"{path}.{key}" if path else str(key))
+        children = [(key, f"{path}.{key}" if path else str(key)) for key in keys(node)]
     elif is_list(node):
-        for index in range(len(node)):
-            found += _strings(raw(node, index), f"{path}[{index}]")
+        children = [(index, f"{path}[{index}]") for index in range(len(node))]
+    for key, where in children:
+        value = raw(node, key)
+        if isinstance(value, str) or is_unknown(value):
+            found.append((where, value, node, key))
+        else:
+            found += _values(value, where)
     return found

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pulumi_policy import PolicyResource
+from rules.platform import a_or_an
 from rules.registration import is_registration, may_be_registration, registration_name
 from rules.storage import (
     AZURE_CORS,
@@ -22,7 +23,7 @@ from rules.storage import (
     is_s3_bucket,
     s3_inline_encryption,
 )
-from rules.values import MISSING, UNKNOWN, get, type_is
+from rules.values import MISSING, UNKNOWN, get, in_passing, type_is, unchecked
 
 Finding = tuple[str, str]  # (urn, message)
 
@@ -117,7 +118,9 @@ def _chain(known: list[PolicyResource], before: dict[str, set[str]]) -> list[Pol
 
 
 def _name(resource: PolicyResource) -> Any:
-    name = registration_name(resource.props, resource.name)
+    """The registration's name for a message (its resource name while not known yet)."""
+    with in_passing():
+        name = registration_name(resource.props, resource.name)
     return resource.name if name is UNKNOWN else name
 
 
@@ -147,14 +150,17 @@ def _primary(first: PolicyResource) -> list[Finding]:
 def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
     """Azure resource names are case-insensitive (platform.md 9.3): `default` and `Default` collide."""
     seen: dict[tuple[Any, Any], PolicyResource] = {}
+    by_name: dict[Any, list[tuple[PolicyResource, Any]]] = {}
     findings = []
     for resource in chain:
         name = registration_name(resource.props, resource.name)
         if name is UNKNOWN:
             continue
-        cloud = get(resource.props, "parentResourcePath")
+        with in_passing():  # noted below, only where another registration has the name
+            cloud = get(resource.props, "parentResourcePath")
         # repr: a hostile plan can hold a map or a list here, which is not hashable.
         folded = name.lower() if isinstance(name, str) else repr(name)
+        by_name.setdefault(folded, []).append((resource, cloud))
         key = (cloud.lower() if isinstance(cloud, str) else "", folded)
         if key not in seen:
             seen[key] = resource
@@ -172,6 +178,10 @@ def _duplicates(chain: list[PolicyResource]) -> list[Finding]:
                 "are case-insensitive, so they collide (HTTP 409); rename one of them"
             )
         findings.append((resource.urn, message))
+    for named in by_name.values():
+        for resource, cloud in named if len(named) > 1 else []:
+            if cloud is UNKNOWN:  # the same name in a cloud not known yet: a collision or not
+                unchecked(resource.props, "parentResourcePath")
     return findings
 
 
@@ -249,7 +259,7 @@ def _uncovered(what: str, companions: list[PolicyResource], kind: str, want: Cor
             f"{what} has no complete console CORS rule ({want.origin}): its {names} lacks parts of it "
             "(see the console-cors finding there) and must be fixed"
         )
-    return f"{what} has no CORS setting for the console ({want.origin}): add a {kind} for it with the console's rule"
+    return f"{what} has no CORS setting for the console ({want.origin}): add {a_or_an(kind)} for it with the console's rule"
 
 
 def _any_complete(candidates: list[PolicyResource], problems: Callable[[PolicyResource], list[str]]) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.values import MISSING, UNKNOWN, could_be, elements, get, is_list, strings, type_is
+from rules.values import MISSING, UNKNOWN, could_be, elements, forget, get, is_list, mark, strings, type_is
 
 STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
 BLOB_CONTAINER = "azure-native:storage:BlobContainer"
@@ -83,9 +83,13 @@ def s3_encryption_problems(rules: Any) -> list[str]:
     `rule` of a bucket's `serverSideEncryptionConfiguration` (one map)."""
     if rules is UNKNOWN:
         return []
+    start = mark()
     listed = elements(rules) if is_list(rules) else [rules]
     algorithms = [get(rule, "applyServerSideEncryptionByDefault", "sseAlgorithm") for rule in listed]
-    if UNKNOWN in algorithms or any(a in S3_SSE_ALGORITHMS for a in algorithms):
+    if any(isinstance(a, str) and a in S3_SSE_ALGORITHMS for a in algorithms):
+        forget(start)  # one known rule is enough
+        return []
+    if UNKNOWN in algorithms:
         return []
     return [
         "has no default encryption rule: add one with apply_server_side_encryption_by_default "

@@ -10,12 +10,23 @@ A value may not be known yet:
 A string that is only partly a placeholder (`https://acct${suffix}.blob...`) is known
 around the placeholder: `sample` stands in a plain token for each placeholder so that
 the known parts can still be checked (a trailing slash, a sub-path, a scheme).
+
+A check skips what it cannot decide, but not in silence. While pack.py runs a check
+(`reading`), every property `get`, `elements`, `strings` or `setting` answers UNKNOWN for
+is noted, with its path from the resource; when the check is done, `Reads.raise_if_any`
+raises the SDK's UnknownValueError naming them, which the engine (and `preflight policy`)
+shows as an advisory next to the violations already reported. Reads that decide nothing
+(a name for a message) go in `in_passing()`; a check that decided anyway (one known
+good rule among unknown ones) drops what it noted since a `mark()` with `forget`. Reading
+a placeholder on purpose (`reference`, `raw`) notes nothing.
 """
 
 from __future__ import annotations
 
+import contextvars
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from pulumi_policy.proxy import (
@@ -74,9 +85,13 @@ def is_list(value: Any) -> bool:
 
 def get(node: Any, *path: str | int) -> Any:
     """The value at `path`, UNKNOWN if it (or anything on the way) is not known, MISSING
-    if it is not set."""
-    value = raw(node, *path)
-    return UNKNOWN if is_unknown(value) else value
+    if it is not set. An unknown is noted (see `reading`) at the property where it was met."""
+    value, depth = _walk(node, path)
+    if depth is None:
+        return value
+    if depth:  # depth 0: `node` itself is unknown, noted where it was read
+        _note(node, path[:depth])
+    return UNKNOWN
 
 
 def reference(node: Any, *path: str | int) -> str | None:
@@ -90,20 +105,29 @@ def reference(node: Any, *path: str | int) -> str | None:
 
 def raw(node: Any, *path: str | int) -> Any:
     """Like `get`, but the value comes back as it is: a placeholder string stays a string
-    (an engine unknown is UNKNOWN or its sentinel: test with `is_unknown`)."""
+    (an engine unknown is UNKNOWN or its sentinel: test with `is_unknown`). Notes nothing:
+    the caller judges the value."""
+    value, depth = _walk(node, path)
+    return value if depth is None or depth == len(path) else UNKNOWN
+
+
+def _walk(node: Any, path: Sequence[str | int]) -> tuple[Any, int | None]:
+    """The value at `path` as it is, and where it is not known, how many of the keys lead
+    to the unknown value met (None: known, or not set)."""
+    depth = 0
     try:
-        for key in path:
+        for depth, key in enumerate(path):
             if is_unknown(node):
-                return UNKNOWN
+                return UNKNOWN, depth
             if isinstance(key, int):
                 if not is_list(node) or not -len(node) <= key < len(node):
-                    return MISSING
+                    return MISSING, None
             elif not is_map(node) or key not in node:
-                return MISSING
+                return MISSING, None
             node = node[key]
     except UnknownValueError:
-        return UNKNOWN
-    return node
+        return UNKNOWN, depth + 1
+    return node, (len(path) if is_unknown(node) else None)
 
 
 def elements(node: Any) -> list[Any]:
@@ -140,28 +164,49 @@ def strings(node: Any) -> list[Any]:
     return [item if is_unknown(item) else str(item) for item in elements(node)]
 
 
-def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
+class FlatSettings(dict[str, Any]):
+    """Flat chart settings (dotted key -> raw value), each key remembering the map and the
+    key it was read from, so that an unknown setting is noted at its property's path."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: dict[str, tuple[Any, str | int]] = {}
+
+    def put(self, key: str, value: Any, node: Any, source: str | int) -> None:
+        self[key] = value
+        self.sources[key] = (node, source)
+
+
+def flatten(node: Any, prefix: str = "", into: FlatSettings | None = None) -> FlatSettings:
     """{"a": {"b": 1}} -> {"a.b": 1}: the dotted keys of a Helm values tree, with raw leaf
     values. A map that is unknown or empty is kept as a leaf under its own key."""
-    if not is_map(node) or not node:
-        return {prefix: node} if prefix else {}
-    out: dict[str, Any] = {}
+    out = FlatSettings() if into is None else into
+    if not is_map(node):
+        return out
     for key in node:
         child = raw(node, key)
-        out.update(flatten(child, f"{prefix}.{key}" if prefix else str(key)))
+        dotted = f"{prefix}.{key}" if prefix else str(key)
+        if is_map(child) and child:
+            flatten(child, dotted, out)
+        else:
+            out.put(dotted, child, node, key)
     return out
 
 
 def setting(settings: Mapping[str, Any], key: str) -> Any:
     """A dotted key of flat chart settings (`flatten`'s output): its raw value, MISSING if
     it is not set, UNKNOWN if a map above it is not known yet (`global` unknown: nothing
-    under it can be said to be missing)."""
+    under it can be said to be missing). A value not known (placeholders included) is noted."""
     parts = key.split(".")
     for n in range(1, len(parts)):
         above = ".".join(parts[:n])
         if above in settings and is_unknown(settings[above]):
+            _note(settings, (above,))
             return UNKNOWN
-    return settings.get(key, MISSING)
+    value = settings.get(key, MISSING)
+    if value is not MISSING and is_unknown(value):
+        _note(settings, (key,))
+    return value
 
 
 def type_is(resource_type: str, *tokens: str) -> bool:
@@ -172,3 +217,144 @@ def type_is(resource_type: str, *tokens: str) -> bool:
     if package == "azure-native":
         module = module.split("/")[0]
     return f"{package}:{module}:{name}" in tokens
+
+
+# --- what a check could not decide ------------------------------------------------------------
+
+Root = tuple[str | None, Any]  # (the resource's name, None for the one a resource check is about; its props)
+Keys = tuple[str | int, ...]  # the keys from a map or list down to a value
+
+
+class UncheckedError(UnknownValueError):
+    """The SDK's UnknownValueError (the engine turns it into a "can't run ... during preview"
+    advisory), naming every property a check could not decide."""
+
+    def __init__(self, paths: list[str]) -> None:
+        super().__init__(UNKNOWN_STRING_VALUE, [])
+        shown = paths if len(paths) <= MOST_NAMED else [*paths[:MOST_NAMED], f"and {len(paths) - MOST_NAMED} more"]
+        self.paths = paths
+        self.message = f"could not check {', '.join(shown)}: unknown until apply; checked again on pulumi up"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+MOST_NAMED = 8  # paths named in one advisory; the rest counted
+
+
+class Reads:
+    """The properties one run of a check read as unknown: (where the read started, the
+    keys from there to the unknown value), resolved to paths only when reported."""
+
+    def __init__(self, roots: Callable[[], Iterable[Root]]) -> None:
+        self._roots = roots
+        self.noted: list[tuple[Any, Keys]] = []
+        self.quiet = 0
+
+    def paths(self) -> list[str]:
+        """`a.b[0].c` (a stack check: `<resource name>.a.b`), each once, sorted."""
+        located = _locations(self._roots())
+        found = {_resolve(node, keys, located) for node, keys in self.noted}
+        return [_spelled(name, keys) for name, keys in sorted(found, key=_order)]
+
+    def raise_if_any(self) -> None:
+        if self.noted:
+            raise UncheckedError(self.paths())
+
+
+_READS: contextvars.ContextVar[Reads | None] = contextvars.ContextVar("policy_unknown_reads", default=None)
+
+
+@contextmanager
+def reading(roots: Callable[[], Iterable[Root]]) -> Iterator[Reads]:
+    """Note what the check run inside reads as unknown. `roots`: the props of the resources
+    it sees. An UnknownValueError escaping the check (a read around `get`) is noted too."""
+    reads = Reads(roots)
+    token = _READS.set(reads)
+    try:
+        yield reads
+    except UncheckedError:
+        raise
+    except UnknownValueError as error:
+        reads.noted.append((None, tuple(error.props)))
+    finally:
+        _READS.reset(token)
+
+
+@contextmanager
+def in_passing() -> Iterator[None]:
+    """Reads that decide nothing (a name for a message, a fallback): not noted."""
+    reads = _READS.get()
+    if reads is not None:
+        reads.quiet += 1
+    try:
+        yield
+    finally:
+        if reads is not None:
+            reads.quiet -= 1
+
+
+def mark() -> int:
+    """Where the notes stand, for `forget`."""
+    reads = _READS.get()
+    return len(reads.noted) if reads is not None else 0
+
+
+def forget(since: int) -> None:
+    """Drop what was noted since `mark()`: the check decided without those values."""
+    reads = _READS.get()
+    if reads is not None:
+        del reads.noted[since:]
+
+
+def unchecked(node: Any, *path: str | int) -> None:
+    """Note that the check could not decide the value at `path` (one it judged unknown itself,
+    e.g. a version with a placeholder inside)."""
+    _note(node, path)
+
+
+def _note(node: Any, path: Sequence[str | int]) -> None:
+    reads = _READS.get()
+    if reads is not None and not reads.quiet:
+        reads.noted.append((node, tuple(path)))
+
+
+def _locations(roots: Iterable[Root]) -> dict[int, tuple[Any, str | None, Keys]]:
+    """id -> (node, resource name, path) for every map and list under the roots.
+
+    This relies on the SDK's proxy handing out the same child object on every access
+    (it wraps the whole tree once, up front); tests/test_sdk_internals.py checks it."""
+    located: dict[int, tuple[Any, str | None, Keys]] = {}
+    todo: list[tuple[Any, str | None, Keys]] = [(props, name, ()) for name, props in roots]
+    while todo:
+        node, name, path = todo.pop()
+        if id(node) in located or not (is_map(node) or is_list(node)):
+            continue
+        located[id(node)] = (node, name, path)
+        for key in list(node) if is_map(node) else range(len(node)):
+            try:
+                todo.append((node[key], name, (*path, key)))
+            except UnknownValueError:
+                continue
+    return located
+
+
+def _resolve(node: Any, keys: Keys, located: dict[int, tuple[Any, str | None, Keys]]) -> tuple[str | None, Keys]:
+    """(resource name, path from its props) of the value `keys` below `node`."""
+    if isinstance(node, FlatSettings) and keys and keys[0] in node.sources:
+        source, key = node.sources[str(keys[0])]
+        return _resolve(source, (key, *keys[1:]), located)
+    found = located.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1], (*found[2], *keys)
+    return None, keys  # not under the props (an escaped error's path is already whole)
+
+
+def _spelled(name: str | None, keys: Keys) -> str:
+    text = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+    return f"{name}.{text}" if name is not None else text
+
+
+def _order(found: tuple[str | None, Keys]) -> tuple[str, tuple[tuple[int, str, int], ...]]:
+    name, keys = found
+    return name or "", tuple((1, "", k) if isinstance(k, int) else (0, k, 0) for k in keys)
