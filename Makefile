@@ -80,7 +80,7 @@ test: lint
 	$(PY) -m pytest -n $(JOBS) -q
 
 # The stack files' JSON Schema (stacks/stack.schema.json) from the spec's models;
-# tests/test_stack_schema.py fails while it is stale.
+# tests/spec/test_stack_schema.py fails while it is stale.
 schema: $(STAMP)
 	$(PY) -m spec.schema --write
 

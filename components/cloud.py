@@ -208,7 +208,7 @@ class AnyscaleCloud(pulumi.ComponentResource):
         self.registry_id = registry.id
         self.resource_group_name = group.name
         self.cloud_resources = {n: resource_outputs(r.target, r) for n, r in self._resources.items()}
-        # Each already a secret (Target.kubeconfig); tests/test_safety.py checks the exports.
+        # Each already a secret (Target.kubeconfig); tests/components/test_safety.py checks the exports.
         self.kubeconfigs = {n: r.kubeconfig for n, r in self._resources.items()}
         self.register_outputs(
             {

@@ -215,7 +215,7 @@ def azure_identity_name(cloud: str, resource: str) -> str:
 
 def aws_role_logical_names(resource: str) -> list[str]:
     """The Pulumi logical names of a resource's IAM roles (aws/iam.py `service_role`,
-    aws/resource.py and aws/autoscaler.py's IRSA roles; tests/test_names.py keeps them in
+    aws/resource.py and aws/autoscaler.py's IRSA roles; tests/components/test_names.py keeps them in
     step with the plan). Pulumi autonames each role from it."""
     return [f"{resource}-cluster-role", f"{resource}-node-role", f"{resource}-operator", f"{resource}-autoscaler"]
 

@@ -3,7 +3,7 @@
 Private: an underscore name, a module the SDK does not export (pulumi.runtime's `stack`,
 `settings`, `sync_await`, `rpc`, the mock monitor's state; pulumi_policy's `policy` and
 `proxy`), or a value the SDK only implies (the wire markers). Nothing else may use one:
-when an SDK upgrade moves one of these, tests/test_sdk_internals.py fails and names it.
+when an SDK upgrade moves one of these, tests/components/test_sdk_internals.py fails and names it.
 
 Three users: the components (the Kubernetes plugin version, an unknown Output),
 preflight's mock runtime (preflight/runtime.py: running __main__.py, reading what it sends)

@@ -5,7 +5,7 @@ policy, its anchor the policy's name (the URL every violation links to).
     venv/bin/python -m policy.reference --check   # exit 1 when it differs from the pack
     venv/bin/python -m policy.reference           # print it
 
-Run from the repository root; tests/test_policy_reference.py runs the check."""
+Run from the repository root; tests/policy/test_policy_reference.py runs the check."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A field's `description` is its rule in words, written from the constants the val
 use, and `doc_default`/`doc_only` (json_schema_extra) adjust how its row is shown.
 These helpers run only while the spec's modules are imported (class bodies), before
 mutmut can switch a mutant on, so `make mutate` could never test them:
-`# pragma: no mutate block`. tests/test_config_reference.py checks the text they write.
+`# pragma: no mutate block`. tests/spec/test_config_reference.py checks the text they write.
 """
 
 from __future__ import annotations

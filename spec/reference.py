@@ -11,7 +11,7 @@ own constants; so a limit is stated once, where it is checked.
     venv/bin/python -m spec.reference           # print them
 
 `--write FILE` and `--check FILE` work on another file. The tables sit between BEGIN and
-END (tests/test_config_reference.py fails while they differ from what this module renders).
+END (tests/spec/test_config_reference.py fails while they differ from what this module renders).
 """
 
 from __future__ import annotations

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from spec.generated import generated_file_main
 from spec.secrets import REQUIRED_GENERIC, SECRET_PATHS
 from spec.stack import StackSpec
 from spec.types import SECRET_JSON_SCHEMA
 
-ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FILE = "stacks/stack.schema.json"
 COMMAND = "venv/bin/python -m spec.schema --write"
 NAMESPACE = "anyscale-cloud"
@@ -156,26 +155,9 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
-        sys.stdout.write(render())
-        return 0
-    if len(argv) > 2 or argv[0] not in ("--write", "--check"):
-        print(f"usage: python -m spec.schema [--write|--check [FILE, default {DEFAULT_FILE}]]", file=sys.stderr)
-        return 2
-    path = Path(argv[1]) if len(argv) == 2 else ROOT / DEFAULT_FILE
-    new = render()
-    if argv[0] == "--check":
-        try:
-            current = path.read_text(encoding="utf-8")
-        except OSError as error:
-            print(f"error: {path}: {error}; run `{COMMAND}`", file=sys.stderr)
-            return 1
-        if current != new:
-            print(f"{path}: the stack file schema differs from the spec; run `{COMMAND}`", file=sys.stderr)
-            return 1
-        return 0
-    path.write_text(new, encoding="utf-8")
-    return 0
+    return generated_file_main(
+        argv, module="spec.schema", default_file=DEFAULT_FILE, what="the stack file schema", render=render
+    )
 
 
 if __name__ == "__main__":

@@ -25,15 +25,14 @@ import keyword
 import re
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic.alias_generators import to_snake
 
+from spec.generated import generated_file_main
 from spec.schema import NAMESPACE, schema
 from spec.types import SECRET_JSON_SCHEMA
 
-ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FILE = "components/args.py"
 COMMAND = "venv/bin/python -m spec.typed_args --write"
 RESOURCE_MODELS = ("AzureResource", "AwsResource", "GcpResource", "GenericResource")
@@ -334,26 +333,9 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) > 2 or (argv and argv[0] not in ("--write", "--check")):
-        print(f"usage: python -m spec.typed_args [--write|--check [FILE, default {DEFAULT_FILE}]]", file=sys.stderr)
-        return 2
-    new = render()
-    if not argv:
-        sys.stdout.write(new)
-        return 0
-    path = Path(argv[1]) if len(argv) == 2 else ROOT / DEFAULT_FILE
-    if argv[0] == "--check":
-        try:
-            current = path.read_text(encoding="utf-8")
-        except OSError as error:
-            print(f"error: {path}: {error}; run `{COMMAND}`", file=sys.stderr)
-            return 1
-        if current != new:
-            print(f"{path}: the component's typed arguments differ from the spec; run `{COMMAND}`", file=sys.stderr)
-            return 1
-        return 0
-    path.write_text(new, encoding="utf-8")
-    return 0
+    return generated_file_main(
+        argv, module="spec.typed_args", default_file=DEFAULT_FILE, what="the component's typed arguments", render=render
+    )
 
 
 if __name__ == "__main__":

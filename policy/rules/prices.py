@@ -108,7 +108,7 @@ INSTANCE_HOURLY: Final[dict[str, dict[str, dict[str, float]]]] = {
 }
 
 # Instance types of spec/data/instance_types.py priced in no region: listed so that a
-# type missing from both this list and the table fails a test (tests/test_cost.py).
+# type missing from both this list and the table fails a test (tests/preflight/test_cost.py).
 NOT_PRICED: Final[dict[str, frozenset[str]]] = {
     "Azure": frozenset(
         {f"Standard_D{n}s_v5" for n in (48, 64, 96)}

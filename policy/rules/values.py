@@ -323,7 +323,7 @@ def _locations(roots: Iterable[Root]) -> dict[int, tuple[Any, str | None, Keys]]
     """id -> (node, resource name, path) for every map and list under the roots.
 
     This relies on the SDK's proxy handing out the same child object on every access
-    (it wraps the whole tree once, up front); tests/test_sdk_internals.py checks it."""
+    (it wraps the whole tree once, up front); tests/components/test_sdk_internals.py checks it."""
     located: dict[int, tuple[Any, str | None, Keys]] = {}
     todo: list[tuple[Any, str | None, Keys]] = [(props, name, ()) for name, props in roots]
     while todo:

@@ -4,7 +4,7 @@ extension every cluster runs (override per resource under `addons`).
 Kept as data in one place so that a version bump is a one-line change that shows up in
 review, and so that the spec, the components and the tests agree on the values.
 Renovate bumps the chart pins (renovate.json matches each `*_REPO`/`*_CHART` line and the
-`*_VERSION` line after it; tests/test_lock.py checks that every pin is matched).
+`*_VERSION` line after it; tests/project/test_lock.py checks that every pin is matched).
 """
 
 from typing import Final

@@ -1,0 +1,161 @@
+"""AnyscaleCloud's typed arguments: generated from the spec (a stale copy fails), converted to
+and from the stack config key by key, validated by the spec with the same messages, and
+Outputs taken at the places that hold secrets only."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pulumi
+import pytest
+
+from components.cloud_args import camel, from_config, to_config
+from spec import Secret, SpecError, load_spec
+from spec.typed_args import main as typed_args_main
+from tests.conftest import TODAY, stack_values
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def config_of(stack: str) -> tuple[Any, Any, Any]:
+    values = stack_values(stack)
+    return (
+        values["anyscale-cloud:cloud"],
+        values["anyscale-cloud:resources"],
+        values.get("anyscale-cloud:secrets"),
+    )
+
+
+def test_the_typed_arguments_are_generated_from_the_spec(tmp_path: Path) -> None:
+    assert typed_args_main(["--check"]) == 0
+    stale = tmp_path / "args.py"
+    stale.write_text((ROOT / "components" / "args.py").read_text(encoding="utf-8").replace("tags on the", "tags of"))
+    assert typed_args_main(["--check", str(stale)]) == 1
+
+
+def test_the_check_command_runs_as_documented() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "spec.typed_args", "--check"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_generated_module_names_every_field_of_the_stack_schema() -> None:
+    from components import args
+
+    cloud = args.CloudConfig.__annotations__
+    assert list(cloud) == ["name", "location", "resource_group", "api_version", "protect", "registry_sku", "tags"]
+    assert sorted(args.CloudConfig.__required_keys__) == ["location", "name", "resource_group"]
+    resource = args.CloudResourceConfig.__annotations__
+    for key in ("kubeconfig", "cli_token", "project", "enable_apis", "gateway_address", "peered_with", "cluster"):
+        assert key in resource, key
+    pool = args.NodePoolConfig.__annotations__
+    assert {"instance_type", "min_count", "max_count", "capacity_type", "gpu"} <= set(pool)
+
+
+@pytest.mark.parametrize("stack", ["dev", "example"])
+def test_config_and_arguments_convert_both_ways(stack: str) -> None:
+    cloud, resources, secrets = config_of(stack)
+    args = from_config(cloud, resources, secrets)
+    assert "resource_group" in args["cloud"] and "resourceGroup" not in args["cloud"]
+    back = to_config(args)
+    assert back == (cloud, resources, secrets) or back[:2] == (cloud, resources)
+
+
+def test_map_keys_are_kept_as_given() -> None:
+    cloud = {"name": "c", "location": "eastus2", "resourceGroup": "rg", "tags": {"cost_center": "ml", "OwnerTeam": "x"}}
+    args = from_config(cloud, [], None)
+    assert args["cloud"]["tags"] == {"cost_center": "ml", "OwnerTeam": "x"}
+    assert to_config(args)[0]["tags"] == {"cost_center": "ml", "OwnerTeam": "x"}
+
+
+def test_a_snake_case_key_in_a_stack_file_stays_unknown() -> None:
+    """`resource_group` is the Python key, never the stack file's: it must not become valid
+    on its way through the arguments."""
+    cloud = {"name": "c", "location": "eastus2", "resource_group": "rg"}
+    resources = [{"name": "default", "provider": "Azure", "region": "eastus2"}]
+    with pytest.raises(SpecError) as direct:
+        load_spec(cloud, resources)
+    with pytest.raises(SpecError) as through:
+        load_spec(*to_config(from_config(cloud, resources, None)))
+    assert [str(p) for p in through.value.problems] == [str(p) for p in direct.value.problems]
+    assert any("resource_group" in str(p) for p in direct.value.problems)
+
+
+def test_the_schema_names_are_the_stack_files() -> None:
+    assert camel("resource_group") == "resourceGroup"
+    assert camel("memory_gi") == "memoryGi"
+    assert camel("name") == "name"
+
+
+def generic(**overrides: Any) -> list[dict[str, Any]]:
+    resource: dict[str, Any] = {
+        "name": "onprem",
+        "provider": "Generic",
+        "region": "dc1",
+        "kubeconfig": "apiVersion: v1",
+        "cliToken": "token",
+        "storage": {"bucket": "s3://ray-data", "region": "us-east-1"},
+    }
+    resource.update(overrides)
+    return [{"name": "default", "provider": "Azure", "region": "eastus2"}, resource]
+
+
+CLOUD = {"name": "c", "location": "eastus2", "resourceGroup": "rg"}
+
+
+def test_an_output_where_a_secret_belongs_is_passed_through() -> None:
+    kubeconfig = pulumi.Output.secret("apiVersion: v1")
+    resources = generic(kubeconfig=kubeconfig)
+    _, converted, _ = to_config(from_config(CLOUD, resources, None))
+    assert isinstance(converted[1]["kubeconfig"], Secret)
+    assert converted[1]["kubeconfig"].value is kubeconfig
+    spec = load_spec(CLOUD, converted, today=TODAY_DATE)
+    assert spec.resources[1].kubeconfig.value is kubeconfig  # type: ignore[union-attr]
+
+
+def test_an_output_in_the_secrets_map_is_passed_through() -> None:
+    token = pulumi.Output.secret("token")
+    resources = generic()
+    del resources[1]["cliToken"]
+    _, converted, secrets = to_config(from_config(CLOUD, resources, {"onprem": {"cliToken": token}}))
+    assert secrets["onprem"]["cliToken"] == Secret(token)
+    spec = load_spec(CLOUD, converted, secrets, today=TODAY_DATE)
+    assert spec.resources[1].cli_token.value is token  # type: ignore[union-attr]
+
+
+def test_an_output_anywhere_else_is_refused_with_its_path() -> None:
+    resources = generic(region=pulumi.Output.from_input("dc1"))
+    cloud = {**CLOUD, "tags": {"team": pulumi.Output.from_input("ml")}}
+    with pytest.raises(SpecError) as error:
+        to_config(from_config(cloud, resources, None))
+    lines = [str(p) for p in error.value.problems]
+    assert [line.split(":")[0] for line in lines] == ["cloud.tags.team", "resources[1].region"]
+    assert lines[1].startswith(
+        "resources[1].region: is a Pulumi Output: only secrets (kubeconfig, cliToken, storage.credentials keys, "
+        "addons.anyscaleOperator.values) may be; this value decides which resources are declared and is checked "
+        "before any is, so pass it as a plain value"
+    )
+
+
+def test_arguments_that_are_not_a_map_are_refused() -> None:
+    with pytest.raises(SpecError) as error:
+        to_config("cloud")  # type: ignore[arg-type]
+    assert str(error.value) == "args: must be a map of `cloud`, `resources` and `secrets`"
+    with pytest.raises(SpecError) as unknown:
+        to_config({"cloud": CLOUD, "resources": [], "extra": 1})  # type: ignore[typeddict-unknown-key]
+    assert str(unknown.value) == "extra: is not an argument of AnyscaleCloud"
+
+
+def test_conversion_leaves_its_input_alone() -> None:
+    cloud, resources, secrets = config_of("example")
+    before = copy.deepcopy((cloud, resources, secrets))
+    to_config(from_config(cloud, resources, secrets))
+    assert (cloud, resources, secrets) == before
+
+
+TODAY_DATE = __import__("datetime").date.fromisoformat(TODAY)

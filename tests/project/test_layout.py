@@ -1,0 +1,165 @@
+"""The shape of the code: small production modules, and no two of our modules importing
+each other, directly or around a cycle (every import counts, `if TYPE_CHECKING` and
+function-level ones too: a cycle hidden behind either still ties the two together).
+
+Production modules are every `.py` file outside tests/ (and outside the venv and the
+tools' own folders). An import is followed when it names one of them: `components.names`,
+`from spec import load_spec` (the package spec/__init__.py), and inside policy/ the pack's
+own spelling `rules.x` (the Pulumi CLI runs the pack with policy/ on sys.path).
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_LINES = 500
+# Folders that hold no module of ours: the venv, tool caches, mutmut's copy, build output.
+SKIPPED = {"tests", "venv", "mutants", "build", ".uv", ".git", "__pycache__", "node_modules"}
+# Over the limit until they are split: each may only shrink, and its entry goes when it is
+# under the limit (policy/policies.py: the pack's policy declarations).
+CEILINGS: dict[str, int] = {}
+
+
+def production_modules(root: Path = ROOT) -> dict[str, Path]:
+    """Dotted module name -> path, for every production module under `root`."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if SKIPPED & set(relative.parts) or any(part.startswith(".") for part in relative.parts):
+            continue
+        parts = list(relative.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = relative
+    return found
+
+
+def imported(module: str, relative: Path, source: str, modules: dict[str, Path]) -> set[str]:
+    """Our modules that `module` imports, anywhere in its source."""
+
+    def ours(name: str) -> str | None:
+        candidates = [name, f"policy.{name}"] if relative.parts[0] == "policy" else [name]
+        return next((c for c in candidates if c in modules), None)
+
+    package = module.split(".") if relative.name == "__init__.py" else module.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {hit for alias in node.names if (hit := ours(alias.name))}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package[: len(package) - (node.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                hit = ours(f"{base}.{alias.name}") or ours(base)
+                if hit:
+                    found.add(hit)
+    found.discard(module)
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or around a cycle (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(groups)
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    modules = production_modules(root)
+    return {
+        name: imported(name, path, (root / path).read_text(encoding="utf-8"), modules) for name, path in modules.items()
+    }
+
+
+def test_no_production_module_is_over_the_limit() -> None:
+    sizes = {
+        path.as_posix(): len((ROOT / path).read_text(encoding="utf-8").splitlines())
+        for path in production_modules().values()
+    }
+    over = {path: lines for path, lines in sizes.items() if lines > CEILINGS.get(path, MAX_LINES)}
+    assert over == {}, f"split these modules (at most {MAX_LINES} lines each)"
+    assert all(path in sizes and sizes[path] > MAX_LINES for path in CEILINGS), "a module under the limit: drop it"
+
+
+def test_no_two_modules_import_each_other() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_the_checks_see_what_they_guard(tmp_path: Path) -> None:
+    # A cycle through a TYPE_CHECKING import and a function-level one, and a long module.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n"
+    )
+    (tmp_path / "pkg" / "b.py").write_text("def f():\n    from pkg import c\n")
+    (tmp_path / "pkg" / "c.py").write_text("from . import a\n" + "x = 1\n" * MAX_LINES)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "t.py").write_text("import pkg.a\n")
+    graph = import_graph(tmp_path)
+    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
+    assert "tests.t" not in graph
+    assert len((tmp_path / "pkg" / "c.py").read_text().splitlines()) > MAX_LINES
+
+
+def test_the_spec_imports_no_pulumi_or_cloud_sdk() -> None:
+    """`preflight validate` loads the spec alone: no SDK, so that it stays fast."""
+    code = (
+        "import sys, spec, spec.reference, preflight.validate; "
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('pulumi', 'google', 'grpc'))}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.strip() == "[]", result.stdout
+
+
+# What the tests of each folder cover: a source package, or the repository itself.
+TEST_FOLDERS = {"spec", "components", "policy", "preflight", "project"}
+
+
+def test_tests_mirror_the_source_tree() -> None:
+    """Every test file is in the folder of what it tests (tests/<package>/test_*.py), and each
+    folder but `project` names a package of the source."""
+    misplaced = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if "fixtures" not in path.parts and path.parent.name not in TEST_FOLDERS
+    ]
+    assert misplaced == []
+    assert all((ROOT / folder).is_dir() for folder in TEST_FOLDERS - {"project"})
+    assert {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.glob("test_*.py"))} == TEST_FOLDERS
