@@ -5,7 +5,12 @@ The keys are converted field by field, following the TypedDicts' own annotations
 of names (tags, labels, chart values) keeps its keys. A key that is not a field is passed
 on as it is, so that the spec reports it at its path, with the same message as
 `preflight validate` (a stack file's snake_case `resource_group` stays unknown: it is never
-turned into `resourceGroup`).
+turned into `resourceGroup`, even beside a `resourceGroup`).
+
+Three ways in: `from_config` (the stack program: the stack file's camelCase values),
+`from_inputs` (the component package: the inputs as the engine sent them, where every
+number is a double), and a Python caller's own `AnyscaleCloudArgs`. All three reach the
+spec through `to_config`.
 """
 
 import collections.abc
@@ -19,16 +24,31 @@ import pulumi
 from components.args import AnyscaleCloudArgs
 from spec import Problem, Secret, SpecError
 from spec.load import config_path
-from spec.raw import may_be_secret
 from spec.secrets import SECRET_PATHS
 
-CONFIG_KEYS = {"cloud": "cloud", "resources": "resources", "secrets": "secrets"}
+# Under a resource's `addons.anyscaleOperator.values`, any leaf may be a secret (spec/raw.py).
+OPERATOR_VALUES = ("addons", "anyscaleOperator", "values")
+OUTPUTS_TAKEN = (
+    "only secrets may be (kubeconfig, cliToken, the storage.credentials keys, a value under "
+    "addons.anyscaleOperator.values, a secret under secrets.<name>)"
+)
 
 
 class Verbatim(str):
-    """A config key that is not the camelCase of a field: passed to the spec unchanged."""
+    """A config key that is not the camelCase of a field: passed to the spec unchanged. Never
+    equal to a plain key, so that `resource_group` beside `resourceGroup` stays a key of its
+    own (which the spec refuses) instead of replacing the other one's value."""
 
     __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Verbatim) and str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(("verbatim", str(self)))
 
 
 def _unwrap(annotation: Any) -> Any:
@@ -62,53 +82,98 @@ def camel(key: str) -> str:
     return first + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _convert(value: Any, annotation: Any, to_config: bool) -> Any:
-    annotation = _unwrap(annotation)
-    origin = get_origin(annotation)
-    if typing.is_typeddict(annotation) and isinstance(value, dict):
-        fields = _fields(annotation)
+class _Converter:
+    def __init__(self, to_config: bool, wire: bool = False) -> None:
+        self.to_config = to_config
+        # The provider protocol has one number type: a whole double where the field is an
+        # integer is that integer (1.5 stays 1.5, which the spec refuses).
+        self.wire = wire
+        self.problems: list[Problem] = []
+
+    def convert(self, value: Any, annotation: Any, loc: tuple[Any, ...]) -> Any:
+        annotation = _unwrap(annotation)
+        origin = get_origin(annotation)
+        if typing.is_typeddict(annotation) and isinstance(value, dict):
+            return self.object(value, annotation, loc)
+        if origin in (collections.abc.Sequence, list) and isinstance(value, list):
+            (item,) = get_args(annotation)
+            return [self.convert(child, item, (*loc, index)) for index, child in enumerate(value)]
+        if origin in (collections.abc.Mapping, dict) and isinstance(value, dict):
+            _, item = get_args(annotation)
+            return {key: self.convert(child, item, (*loc, key)) for key, child in value.items()}
+        if self.wire and annotation is int and isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+    def object(self, value: dict[Any, Any], typed: Any, loc: tuple[Any, ...]) -> dict[Any, Any]:
+        fields = _fields(typed)
         names = {camel(py): py for py in fields}
-        out: dict[str, Any] = {}
+        out: dict[Any, Any] = {}
         for key, child in value.items():
             if isinstance(key, Verbatim) or not isinstance(key, str):
-                out[str(key) if to_config else key] = child
-            elif to_config and key in fields:
-                out[camel(key)] = _convert(child, fields[key], to_config)
-            elif not to_config and key in names:
-                out[names[key]] = _convert(child, fields[names[key]], to_config)
+                target, converted = (str(key) if self.to_config else key), child
+            elif self.to_config and key in fields:
+                target, converted = camel(key), self.convert(child, fields[key], (*loc, camel(key)))
+            elif not self.to_config and key in names:
+                target, converted = names[key], self.convert(child, fields[names[key]], (*loc, key))
             else:
-                out[key if to_config else Verbatim(key)] = child
+                target, converted = (key if self.to_config else Verbatim(key)), child
+            if target in out:
+                # A Python caller gave both spellings (`resource_group`, `resourceGroup`).
+                self.problems.append(
+                    Problem(config_path([*loc, str(target)]), None, "is given twice (once in snake_case): keep one")
+                )
+            out[target] = converted
         return out
-    if origin in (collections.abc.Sequence, list) and isinstance(value, list):
-        (item,) = get_args(annotation)
-        return [_convert(child, item, to_config) for child in value]
-    if origin in (collections.abc.Mapping, dict) and isinstance(value, dict):
-        _, item = get_args(annotation)
-        return {key: _convert(child, item, to_config) for key, child in value.items()}
-    return value
+
+
+def _args(values: dict[str, Any], wire: bool) -> AnyscaleCloudArgs:
+    fields = _fields(AnyscaleCloudArgs)
+    converter = _Converter(to_config=False, wire=wire)
+    args: dict[Any, Any] = {}
+    for key, value in values.items():
+        if value is None:
+            continue
+        if key in fields:
+            args[key] = converter.convert(value, fields[key], (key,))
+        else:
+            args[Verbatim(key)] = value  # to_config reports it
+    return typing.cast(AnyscaleCloudArgs, args)
 
 
 def from_config(cloud: Any, resources: Any, secrets: Any) -> AnyscaleCloudArgs:
     """The stack config's three values as `AnyscaleCloudArgs` (what the stack program passes)."""
-    fields = _fields(AnyscaleCloudArgs)
-    args: dict[str, Any] = {}
-    for key, value in (("cloud", cloud), ("resources", resources), ("secrets", secrets)):
-        if value is not None:
-            args[key] = _convert(value, fields[key], to_config=False)
-    return typing.cast(AnyscaleCloudArgs, args)
+    return _args({"cloud": cloud, "resources": resources, "secrets": secrets}, wire=False)
+
+
+def from_inputs(inputs: Any) -> AnyscaleCloudArgs:
+    """The component's inputs as the engine sends them (schema names, numbers as doubles)
+    as `AnyscaleCloudArgs`, every key kept: the spec, not the schema, judges them."""
+    if not isinstance(inputs, dict):
+        return typing.cast(AnyscaleCloudArgs, inputs)  # to_config refuses it
+    return _args(inputs, wire=True)
 
 
 def to_config(args: AnyscaleCloudArgs) -> tuple[Any, Any, Any]:
     """(cloud, resources, secrets) as the stack file has them, each Output at a place that
     holds a secret turned into a `Secret`; SpecError (each problem with its path) when an
-    Output is anywhere else, or when `args` is not a map."""
+    Output is anywhere else, a key is given twice, or `args` is not a map."""
     if not isinstance(args, dict):
         raise SpecError([Problem("args", None, "must be a map of `cloud`, `resources` and `secrets`")])
     fields = _fields(AnyscaleCloudArgs)
-    given: dict[str, Any] = dict(args)
-    converted = {key: _convert(given[key], fields[key], to_config=True) for key in fields if key in given}
-    problems = [Problem(key, None, "is not an argument of AnyscaleCloud") for key in given if key not in fields]
-    held = {key: _hold_secrets(value, (key,), problems) for key, value in converted.items()}
+    given: dict[Any, Any] = dict(args)
+    converter = _Converter(to_config=True)
+    try:
+        converted = {key: converter.convert(given[key], fields[key], (key,)) for key in fields if key in given}
+        problems = [
+            Problem(str(key), None, "is not an argument of AnyscaleCloud") for key in given if key not in fields
+        ]
+        problems += converter.problems
+        held = {key: _hold_secrets(value, (key,), problems) for key, value in converted.items()}
+    except RecursionError:
+        raise SpecError(
+            [Problem("args", None, "nest too deeply: a config is a few levels of maps and lists")]
+        ) from None
     if problems:
         raise SpecError(problems)
     return held.get("cloud"), held.get("resources"), held.get("secrets")
@@ -120,11 +185,15 @@ def is_deferred(value: Any) -> bool:
 
 
 def holds_secret(loc: tuple[Any, ...]) -> bool:
-    """A config location that holds a secret: a resource's secrets and its operator chart's
-    values (spec/raw.py), or an entry of `secrets` (spec/secrets.py)."""
-    if loc and loc[0] == "secrets":
+    """A config location that holds a secret: one of a resource's secrets or a leaf of its
+    operator chart's values (spec/raw.py), or the same secret under `secrets.<name>`
+    (spec/secrets.py)."""
+    if len(loc) >= 3 and loc[0] == "resources" and isinstance(loc[1], int):
+        path = tuple(loc[2:])
+        return path in SECRET_PATHS or (len(path) > len(OPERATOR_VALUES) and path[:3] == OPERATOR_VALUES)
+    if len(loc) >= 3 and loc[0] == "secrets":
         return tuple(loc[2:]) in SECRET_PATHS
-    return may_be_secret(loc)
+    return False
 
 
 def _hold_secrets(value: Any, loc: tuple[Any, ...], problems: list[Problem]) -> Any:
@@ -137,8 +206,7 @@ def _hold_secrets(value: Any, loc: tuple[Any, ...], problems: list[Problem]) -> 
             Problem(
                 config_path(list(loc)),
                 None,
-                "is a Pulumi Output: only secrets (kubeconfig, cliToken, storage.credentials keys, "
-                "addons.anyscaleOperator.values) may be; this value decides which resources are declared "
+                f"is a Pulumi Output: {OUTPUTS_TAKEN}; this value decides which resources are declared "
                 "and is checked before any is, so pass it as a plain value",
             )
         )

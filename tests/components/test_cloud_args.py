@@ -135,11 +135,107 @@ def test_an_output_anywhere_else_is_refused_with_its_path() -> None:
         to_config(from_config(cloud, resources, None))
     lines = [str(p) for p in error.value.problems]
     assert [line.split(":")[0] for line in lines] == ["cloud.tags.team", "resources[1].region"]
-    assert lines[1].startswith(
-        "resources[1].region: is a Pulumi Output: only secrets (kubeconfig, cliToken, storage.credentials keys, "
-        "addons.anyscaleOperator.values) may be; this value decides which resources are declared and is checked "
-        "before any is, so pass it as a plain value"
+    assert lines[1] == (
+        "resources[1].region: is a Pulumi Output: only secrets may be (kubeconfig, cliToken, the "
+        "storage.credentials keys, a value under addons.anyscaleOperator.values, a secret under "
+        "secrets.<name>); this value decides which resources are declared and is checked before any is, "
+        "so pass it as a plain value"
     )
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        ("cloud", "tags", "kubeconfig"),  # a secret's key name elsewhere is no secret
+        ("resources", 1, "addons", "anyscaleOperator", "values"),  # the whole values map
+        ("secrets", "onprem"),  # a resource's whole entry of the map
+    ],
+)
+def test_an_output_is_taken_at_the_secret_paths_only(where: tuple[Any, ...]) -> None:
+    from components.cloud_args import holds_secret
+
+    assert not holds_secret(where)
+    assert holds_secret(("resources", 1, "kubeconfig"))
+    assert holds_secret(("resources", 1, "storage", "credentials", "secretAccessKey"))
+    assert holds_secret(("resources", 0, "addons", "anyscaleOperator", "values", "operator", "token"))
+    assert holds_secret(("secrets", "onprem", "cliToken"))
+
+
+def test_both_spellings_of_a_key_in_a_stack_file_are_both_seen() -> None:
+    """`resource_group` beside `resourceGroup` must not replace its value on the way."""
+    for cloud in (
+        {"name": "c", "location": "eastus2", "resourceGroup": "rg-a", "resource_group": "rg-b"},
+        {"name": "c", "location": "eastus2", "resource_group": "rg-b", "resourceGroup": "rg-a"},
+    ):
+        resources = [{"name": "default", "provider": "Azure", "region": "eastus2"}]
+        with pytest.raises(SpecError) as direct:
+            load_spec(cloud, resources, today=TODAY_DATE)
+        with pytest.raises(SpecError) as through:
+            load_spec(*to_config(from_config(cloud, resources, None)), today=TODAY_DATE)
+        assert [str(p) for p in through.value.problems] == [str(p) for p in direct.value.problems]
+        assert [p.path for p in direct.value.problems] == ["cloud.resource_group"]
+
+
+def test_a_python_caller_giving_both_spellings_is_refused() -> None:
+    args: Any = {"cloud": {"name": "c", "location": "eastus2", "resource_group": "rg-a", "resourceGroup": "rg-b"}}
+    with pytest.raises(SpecError) as error:
+        to_config(args)
+    assert str(error.value) == "cloud.resourceGroup: is given twice (once in snake_case): keep one"
+
+
+def test_numbers_from_the_provider_protocol_are_the_specs_integers() -> None:
+    from components.cloud_args import from_inputs
+
+    pools = [{"name": "cpu", "instanceType": "Standard_D16s_v5", "minCount": 0.0, "maxCount": 4.0}]
+    inputs = {
+        "cloud": CLOUD,
+        "resources": [{"name": "default", "provider": "Azure", "region": "eastus2", "cluster": {"nodePools": pools}}],
+    }
+    _, resources, _ = to_config(from_inputs(inputs))
+    pool = resources[0]["cluster"]["nodePools"][0]
+    assert (pool["minCount"], pool["maxCount"]) == (0, 4) and type(pool["maxCount"]) is int
+    # Only where the field is an integer, and only a whole number.
+    inputs["resources"][0]["cluster"]["nodePools"][0]["maxCount"] = 4.5
+    with pytest.raises(SpecError) as error:
+        load_spec(*to_config(from_inputs(inputs)), today=TODAY_DATE)
+    assert [p.path for p in error.value.problems] == ["resources[0].cluster.nodePools[0].maxCount"]
+    # The stack program's values are the stack file's: a 4.0 there stays what the spec refuses.
+    _, from_file, _ = to_config(
+        from_config(
+            CLOUD,
+            [{"name": "default", "provider": "Azure", "region": "eastus2", "cluster": {"nodePools": [{**pools[0]}]}}],
+            None,
+        )
+    )
+    assert type(from_file[0]["cluster"]["nodePools"][0]["maxCount"]) is float
+
+
+def test_inputs_keep_the_keys_the_schema_does_not_name() -> None:
+    """The SDK's own mapping drops them; the spec must see a typo to refuse it."""
+    from components.cloud_args import from_inputs
+
+    inputs = {
+        "cloud": {**CLOUD, "protekt": False},
+        "resources": [{"name": "default", "provider": "Azure", "region": "eastus2"}],
+        "extra": 1,
+    }
+    with pytest.raises(SpecError) as error:
+        to_config(from_inputs(inputs))
+    assert str(error.value) == "extra: is not an argument of AnyscaleCloud"
+    del inputs["extra"]
+    with pytest.raises(SpecError) as typo:
+        load_spec(*to_config(from_inputs(inputs)), today=TODAY_DATE)
+    assert [p.path for p in typo.value.problems] == ["cloud.protekt"]
+
+
+def test_arguments_nested_too_deeply_are_one_problem() -> None:
+    deep: Any = "x"
+    for _ in range(3000):
+        deep = {"a": deep}
+    resources = [{"name": "default", "provider": "Azure", "region": "eastus2", "cluster": {"network": deep}}]
+    with pytest.raises(SpecError) as error:
+        to_config(from_config(CLOUD, resources, None))
+    assert str(error.value) == "args: nest too deeply: a config is a few levels of maps and lists"
 
 
 def test_arguments_that_are_not_a_map_are_refused() -> None:
