@@ -3,6 +3,7 @@ dependencies (explicit `depends_on` and those of its inputs)."""
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -46,8 +47,9 @@ def upstream(resource: PolicyResource) -> list[PolicyResource]:
     return found
 
 
-def _reached(resource: PolicyResource) -> Iterator[str]:
-    """The URNs `resource` is created after, directly or through others (cycles end)."""
+def _reached(resource: PolicyResource, stop: set[str] | None = None) -> Iterator[str]:
+    """The URNs `resource` is created after, directly or through others (cycles end); with
+    `stop`, those URNs are yielded but not gone past."""
     seen: set[str] = set()
     todo = upstream(resource)
     while todo:
@@ -56,7 +58,8 @@ def _reached(resource: PolicyResource) -> Iterator[str]:
             continue
         seen.add(dep.urn)
         yield dep.urn
-        todo.extend(upstream(dep))
+        if stop is None or dep.urn not in stop:
+            todo.extend(upstream(dep))
 
 
 def waits_for(resource: PolicyResource, target: PolicyResource) -> bool:
@@ -76,8 +79,10 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
     if not known:
         return []
     urns = {r.urn for r in known}
-    before = {r.urn: {u for u in _reached(r) if u in urns and u != r.urn} for r in known}
-    chain = _chain(known, before)
+    # The registrations each one waits for with no other registration between: the chain's
+    # links. A search stops at a registration, so a long chain costs linear time and memory.
+    nearest = {r.urn: {u for u in _reached(r, stop=urns) if u in urns and u != r.urn} for r in known}
+    chain = _chain(known, nearest)
     first = chain[0]
     # Each known registration must wait for the known one before it whatever lies between
     # (a registration between them waits for it in turn), so only the first-is-primary
@@ -85,8 +90,10 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
     # could be the first.
     possible = [r for r in resources if may_be_registration(r.resource_type, r.props)]
     findings = [] if any(not waits_for(r, first) for r in possible) else _primary(first)
+    # In the engine's order, the registration before another is upstream of it only as one of
+    # its nearest: anything between them would have to come between them in the order too.
     for previous, current in itertools.pairwise(chain):
-        if previous.urn not in before[current.urn]:
+        if previous.urn not in nearest[current.urn]:
             findings.append(
                 (
                     current.urn,
@@ -98,22 +105,39 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
     return findings + _duplicates(chain)
 
 
-def _chain(known: list[PolicyResource], before: dict[str, set[str]]) -> list[PolicyResource]:
+def _chain(known: list[PolicyResource], nearest: dict[str, set[str]]) -> list[PolicyResource]:
     """The registrations in the order the engine creates them: each next one is one whose
-    earlier registrations are all placed, preferring one that waits for the last placed (so
-    a correct chain comes out as it is, and a broken one breaks where its link is missing),
-    then one that looks like the primary, then the URN. Nothing depends on the records'
-    order in the list; a cycle (which the engine refuses) is cut at the same place."""
-    remaining = sorted(known, key=lambda r: (_primary(r) != [], str(r.urn)))
+    nearest earlier registrations are all placed, preferring one that waits for the last
+    placed (so a correct chain comes out as it is, and a broken one breaks where its link is
+    missing), then one that looks like the primary, then the URN. Nothing depends on the
+    records' order in the list; a cycle (which the engine refuses) is cut at the same place."""
+    rank = {r.urn: index for index, r in enumerate(sorted(known, key=lambda r: (_primary(r) != [], str(r.urn))))}
+    by_urn = {r.urn: r for r in known}
+    waiting = {urn: len(links) for urn, links in nearest.items()}
+    after: dict[str, list[str]] = {urn: [] for urn in nearest}
+    for urn, links in nearest.items():
+        for link in links:
+            after[link].append(urn)
+    ready = [(rank[urn], urn) for urn, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
     placed: set[str] = set()
     chain: list[PolicyResource] = []
-    while remaining:
-        ready = [r for r in remaining if before[r.urn] <= placed] or remaining
+    while len(chain) < len(known):
         last = chain[-1].urn if chain else None
-        pick = next((r for r in ready if last in before[r.urn]), ready[0])
-        chain.append(pick)
-        placed.add(pick.urn)
-        remaining.remove(pick)
+        linked = sorted((rank[u], u) for u in after.get(last or "", []) if u not in placed and waiting[u] == 0)
+        if linked:
+            pick = linked[0][1]
+        else:
+            while ready and ready[0][1] in placed:
+                heapq.heappop(ready)
+            # A cycle leaves nothing ready: cut it at the first of the rest.
+            pick = heapq.heappop(ready)[1] if ready else min((rank[u], u) for u in nearest if u not in placed)[1]
+        placed.add(pick)
+        chain.append(by_urn[pick])
+        for later in after[pick]:
+            waiting[later] -= 1
+            if waiting[later] == 0 and later not in placed:
+                heapq.heappush(ready, (rank[later], later))
     return chain
 
 

@@ -132,3 +132,41 @@ def test_a_registration_not_known_yet_may_be_the_first_in_every_order() -> None:
     plan = golden("example")
     record(plan, "default-registration")["inputs"]["resourceType"] = UNKNOWN
     assert same_in_every_order(plan) == []
+
+
+def test_a_long_chain_is_read_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crafted plan of thousands of chained registrations (the spec allows 100): the chain
+    is read link by link, never as every registration's whole upstream (which took seconds
+    and gigabytes at a few thousand)."""
+    from preflight.pack_import import pack_module
+
+    stack = pack_module("rules.stack")
+    calls = 0
+    upstream = stack.upstream
+
+    def counted(resource: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return upstream(resource)
+
+    monkeypatch.setattr(stack, "upstream", counted)
+    plan = golden("dev")
+    base = record(plan, "default-registration")
+    chained = copy.deepcopy(plan)
+    previous = base["urn"]
+    for index in range(3000):
+        extra = copy.deepcopy(base)
+        extra["name"] = f"extra{index}-registration"
+        extra["urn"] = base["urn"].replace("default-registration", extra["name"])
+        extra["inputs"]["resourceName"] = f"extra{index}"
+        extra["dependsOn"] = [previous]
+        chained["resources"].append(extra)
+        previous = extra["urn"]
+    assert order_findings(chained) == []
+    # Each registration's search ends at the one before it: a few steps each, not thousands.
+    assert calls < 20 * 3000, calls
+    # ... and it is the chain that was read: one link taken out is the one finding.
+    middle = record(chained, "extra1500-registration")
+    middle["dependsOn"] = []
+    (found,) = order_findings(chained)
+    assert found[0] == middle["urn"]
