@@ -103,6 +103,8 @@ class _Converter:
             return {key: self.convert(child, item, (*loc, key)) for key, child in value.items()}
         if self.wire and annotation is int and isinstance(value, float) and value.is_integer():
             return int(value)
+        if self.wire and annotation is Any:
+            return _whole(value)
         return value
 
     def object(self, value: dict[Any, Any], typed: Any, loc: tuple[Any, ...]) -> dict[Any, Any]:
@@ -125,6 +127,19 @@ class _Converter:
                 )
             out[target] = converted
         return out
+
+
+def _whole(value: Any) -> Any:
+    """A free-form value from the wire (chart values, `cluster.network`) with each whole double
+    an integer, as the same value in a stack file would be: `replicas: 2` must reach the
+    chart as 2, not 2.0."""
+    if isinstance(value, dict):
+        return {key: _whole(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [_whole(child) for child in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def _args(values: dict[str, Any], wire: bool) -> AnyscaleCloudArgs:

@@ -63,6 +63,11 @@ class Secret:
     def __repr__(self) -> str:  # never print the value, not even in a traceback
         return "Secret([secret])"
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Secret:
+        # Immutable, and its value may be a Pulumi Output, which refuses to be copied: a
+        # deep copy of the config (spec/secrets.py) shares it.
+        return self
+
     __str__ = __repr__
 
 

@@ -62,11 +62,6 @@ def _reached(resource: PolicyResource, stop: set[str] | None = None) -> Iterator
             todo.extend(upstream(dep))
 
 
-def waits_for(resource: PolicyResource, target: PolicyResource) -> bool:
-    """Whether `resource` is created only after `target` (directly or through others)."""
-    return any(urn == target.urn for urn in _reached(resource))
-
-
 # --- registrations ---------------------------------------------------------------------------
 
 
@@ -89,9 +84,11 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
     # check needs every registration known: a possible one the first does not come before
     # could be the first.
     possible = [r for r in resources if may_be_registration(r.resource_type, r.props)]
-    findings = [] if any(not waits_for(r, first) for r in possible) else _primary(first)
+    after_first = _downstream(resources, first) if possible else set()
+    findings = [] if any(r.urn not in after_first for r in possible) else _primary(first)
     # In the engine's order, the registration before another is upstream of it only as one of
     # its nearest: anything between them would have to come between them in the order too.
+    # (Not so around a cycle, which the engine refuses anyway.)
     for previous, current in itertools.pairwise(chain):
         if previous.urn not in nearest[current.urn]:
             findings.append(
@@ -103,6 +100,22 @@ def registration_order_findings(resources: list[PolicyResource]) -> list[Finding
                 )
             )
     return findings + _duplicates(chain)
+
+
+def _downstream(resources: list[PolicyResource], start: PolicyResource) -> set[str]:
+    """The URNs created only after `start`: one walk down the reversed graph."""
+    below: dict[str, list[str]] = {}
+    for resource in resources:
+        for dep in upstream(resource):
+            below.setdefault(dep.urn, []).append(resource.urn)
+    found: set[str] = set()
+    todo = list(below.get(start.urn, []))
+    while todo:
+        urn = todo.pop()
+        if urn not in found:
+            found.add(urn)
+            todo.extend(below.get(urn, []))
+    return found
 
 
 def _chain(known: list[PolicyResource], nearest: dict[str, set[str]]) -> list[PolicyResource]:

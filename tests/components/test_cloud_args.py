@@ -255,3 +255,30 @@ def test_conversion_leaves_its_input_alone() -> None:
 
 
 TODAY_DATE = __import__("datetime").date.fromisoformat(TODAY)
+
+
+def test_outputs_inline_and_in_the_secrets_map_together() -> None:
+    """Merging the map copies the resources: a secret Output inline must survive the copy."""
+    kubeconfig = pulumi.Output.secret("apiVersion: v1")
+    token = pulumi.Output.secret("token")
+    resources = generic(kubeconfig=kubeconfig)
+    del resources[1]["cliToken"]
+    spec = load_spec(*to_config(from_config(CLOUD, resources, {"onprem": {"cliToken": token}})), today=TODAY_DATE)
+    assert spec.resources[1].kubeconfig.value is kubeconfig  # type: ignore[union-attr]
+    assert spec.resources[1].cli_token.value is token  # type: ignore[union-attr]
+
+
+def test_whole_numbers_in_free_form_values_from_the_wire_are_integers() -> None:
+    from components.cloud_args import from_inputs
+
+    values = {"operator": {"replicas": 2.0, "ratio": 0.5, "ports": [80.0, 443.0], "debug": True}}
+    resource = {
+        "name": "default",
+        "provider": "Azure",
+        "region": "eastus2",
+        "addons": {"anyscaleOperator": {"values": values}},
+    }
+    _, resources, _ = to_config(from_inputs({"cloud": CLOUD, "resources": [resource]}))
+    got = resources[0]["addons"]["anyscaleOperator"]["values"]["operator"]
+    assert got == {"replicas": 2, "ratio": 0.5, "ports": [80, 443], "debug": True}
+    assert type(got["replicas"]) is int and got["debug"] is True

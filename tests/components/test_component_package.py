@@ -1,7 +1,7 @@
 """The component package (package/): started as the engine starts a Python plugin and asked
-for its schema over the provider protocol; and the YAML example, constructed through the
-provider host's own input mapping under the mock runtime, registering what the stack
-program registers for the same config."""
+for its schema over the provider protocol; and the YAML example, carried in the protocol's
+Struct and constructed through the package's provider under the mock runtime, registering
+what the stack program registers for the same config."""
 
 from __future__ import annotations
 
@@ -294,11 +294,12 @@ def test_secrets_given_as_outputs_stay_secret(constructed: Plan) -> None:
 
 
 def test_bad_arguments_are_refused_before_any_resource_with_the_specs_messages() -> None:
-    from pulumi.provider.experimental.component import ComponentInitError, ComponentProvider
+    from pulumi.provider.experimental.component import ComponentInitError
 
     from components.cloud import AnyscaleCloud
+    from components.package_provider import AnyscaleCloudProvider
 
-    provider = ComponentProvider([AnyscaleCloud], "anyscale-cloud", None, "0.0.0")
+    provider = AnyscaleCloudProvider([AnyscaleCloud], "anyscale-cloud", None, "0.0.0")
     properties = example()["resources"]["cloud"]["properties"]
     broken = {
         "cloud": {**properties["cloud"], "location": "mars-north1"},

@@ -165,6 +165,12 @@ def test_a_long_chain_is_read_in_linear_time(monkeypatch: pytest.MonkeyPatch) ->
     assert order_findings(chained) == []
     # Each registration's search ends at the one before it: a few steps each, not thousands.
     assert calls < 20 * 3000, calls
+    # Registrations whose type is not known yet are placed by one walk from the first, too.
+    for extra in chained["resources"][-1000:]:
+        extra["inputs"]["resourceType"] = UNKNOWN
+    calls = 0
+    assert order_findings(chained) == []
+    assert calls < 20 * 3000, calls
     # ... and it is the chain that was read: one link taken out is the one finding.
     middle = record(chained, "extra1500-registration")
     middle["dependsOn"] = []
