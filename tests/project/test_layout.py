@@ -163,3 +163,22 @@ def test_tests_mirror_the_source_tree() -> None:
     assert misplaced == []
     assert all((ROOT / folder).is_dir() for folder in TEST_FOLDERS - {"project"})
     assert {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.glob("test_*.py"))} == TEST_FOLDERS
+
+
+def test_mutation_testing_copies_every_module_the_tests_import() -> None:
+    """mutmut runs the tests in a copy made of `source_paths` and `also_copy` only: a module of
+    the program or the pack left out (policy/catalog once) fails its stats run for every mutant."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    copied = [*config["source_paths"], *config["also_copy"]]
+    modules = [
+        str(path.relative_to(ROOT))
+        for folder in ("spec", "components", "preflight", "policy")
+        for path in (ROOT / folder).rglob("*.py")
+        if "__pycache__" not in path.parts and "venv" not in path.parts
+    ]
+    missing = [m for m in modules if not any(m == c or m.startswith(c.rstrip("/") + "/") for c in copied)]
+    assert missing == []
+    # Files read when the program is imported.
+    assert {"VERSION", "package", "stacks", "Pulumi.yaml"} <= set(config["also_copy"])
