@@ -103,7 +103,7 @@ class AnyscaleOperatorConfig(TypedDict):
     """one exact chart version (no range, `*` or `latest`). Default: `1.8.0`"""
 
     values: NotRequired[Mapping[str, Any]]
-    """extra operator chart values, nested; keys checked against the chart's (policy/rules/chart_keys.py, chart 1.8.0), the program's own refused, `{secure: ...}` allowed ([In every cluster](what-it-creates.md#in-every-cluster))"""
+    """extra operator chart values, nested; keys checked against the chart's (policy/rules/chart_keys.py, chart 1.8.0), the program's own refused, `{secure: ...}` allowed ([In every cluster](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#in-every-cluster))"""
 
 
 class NvidiaDevicePluginConfig(TypedDict):
@@ -118,7 +118,7 @@ class AddonsConfig(TypedDict):
     """Envoy Gateway (chart `gateway-helm`) and its CRDs"""
 
     kuberay: NotRequired[KubeRayConfig]
-    """the KubeRay operator and its options ([KubeRay options](what-it-creates.md#kuberay-options))"""
+    """the KubeRay operator and its options ([KubeRay options](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#kuberay-options))"""
 
     anyscale_operator: NotRequired[AnyscaleOperatorConfig]
     """the Anyscale operator: the Helm chart, on AKS the cluster extension of that version"""
@@ -157,7 +157,7 @@ class StorageConfig(TypedDict):
     """keep the bucket when it is removed from the stack (it holds logs and workspace snapshots). On Azure the storage account lives in `cloud.resourceGroup`, so that group is then kept too. Default: `true`"""
 
     credentials: NotRequired[CredentialsConfig]
-    """Generic only: keys for an `s3://` bucket (MinIO, Ceph), as Pulumi secrets; need `storage.region` set explicitly (the region the S3 client signs for; MinIO's default is `us-east-1`). See [Generic](what-it-creates.md#generic-resources)"""
+    """Generic only: keys for an `s3://` bucket (MinIO, Ceph), as Pulumi secrets; need `storage.region` set explicitly (the region the S3 client signs for; MinIO's default is `us-east-1`). See [Generic](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#generic-resources)"""
 
     existing_secret: NotRequired[str]
     """Generic only: instead of `credentials`: the name of a Secret you keep in namespace `anyscale-operator`, with the keys `credentials` and `config` (AWS credentials and config files; `config` holds `endpoint_url`), as the operator chart mounts it"""
@@ -176,7 +176,7 @@ class SystemPoolConfig(TypedDict):
 
 class GpuConfig(TypedDict):
     type: str
-    """the operator chart's accelerator name on the provider ([GPU pools](what-it-creates.md#gpu-pools-instance-types-and-disks)): Azure `T4 A10 A100 H100`; AWS `V100 T4 L4 A10G L40S A100-40G A100-80G H100`; GCP `T4 L4 A100-40G A100-80G H100 H100-MEGA RTX-PRO-6000`; it must be what the instance type carries"""
+    """the operator chart's accelerator name on the provider ([GPU pools](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#gpu-pools-instance-types-and-disks)): Azure `T4 A10 A100 H100`; AWS `V100 T4 L4 A10G L40S A100-40G A100-80G H100`; GCP `T4 L4 A100-40G A100-80G H100 H100-MEGA RTX-PRO-6000`; it must be what the instance type carries"""
 
     count: NotRequired[int]
     """must equal what the instance type carries; types with attached GPUs take GCP T4 1, 2 or 4 (default: the fewest the type takes)"""
@@ -279,13 +279,13 @@ class ClusterConfig(TypedDict):
     """Without `network`, the program creates a VPC, a subnet (nodes) with secondary ranges (pods, services) and a firewall rule; with it, the cluster joins that subnet."""
 
     kubernetes_version: NotRequired[str]
-    """Azure: a minor the provider creates on the day of the check (spec/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](operations.md#upgrades)); Azure: or a patch of it AKS offers in the region (not checked before deploy: an advisory says so). Default: `1.36`; AWS: a minor the provider creates on the day of the check (spec/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](operations.md#upgrades)); AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release (1.32, 1.33, 1.34, 1.35, 1.36, spec/data/versions.py). Default: `1.36`; GCP: a minor the provider creates on the day of the check (spec/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](operations.md#upgrades)); GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it GKE offers is not checked before deploy (an advisory says so). Default: `1.35`"""
+    """Azure: a minor the provider creates on the day of the check (spec/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); Azure: or a patch of it AKS offers in the region (not checked before deploy: an advisory says so). Default: `1.36`; AWS: a minor the provider creates on the day of the check (spec/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release (1.32, 1.33, 1.34, 1.35, 1.36, spec/data/versions.py). Default: `1.36`; GCP: a minor the provider creates on the day of the check (spec/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it GKE offers is not checked before deploy (an advisory says so). Default: `1.35`"""
 
     system_pool: NotRequired[SystemPoolConfig]
-    """the system pool (autoscaling); given only the counts, it keeps the provider's instance type: Azure `Standard_D4s_v5`; AWS `m6i.xlarge`; GCP `e2-standard-4`. A new `instanceType` is not applied on AKS and replaces the EKS node group, deleting it first (see [Edit node pools](operations.md#edit-node-pools))"""
+    """the system pool (autoscaling); given only the counts, it keeps the provider's instance type: Azure `Standard_D4s_v5`; AWS `m6i.xlarge`; GCP `e2-standard-4`. A new `instanceType` is not applied on AKS and replaces the EKS node group, deleting it first (see [Edit node pools](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#edit-node-pools))"""
 
     node_pools: NotRequired[Sequence[NodePoolConfig]]
-    """the worker pools, tainted for Anyscale workloads. Default: an on-demand `cpu` and a spot `cpuspot` pool, 0-10 nodes of Azure `Standard_D16s_v5`; AWS `m6i.4xlarge`; GCP `n2-standard-16`. Changing a pool's `gpu` or `capacityType` replaces it, deleting the old one first; so does its `instanceType` or `diskSizeGb` on AKS and EKS (GKE changes them in place, recreating the nodes). See [Edit node pools](operations.md#edit-node-pools)"""
+    """the worker pools, tainted for Anyscale workloads. Default: an on-demand `cpu` and a spot `cpuspot` pool, 0-10 nodes of Azure `Standard_D16s_v5`; AWS `m6i.4xlarge`; GCP `n2-standard-16`. Changing a pool's `gpu` or `capacityType` replaces it, deleting the old one first; so does its `instanceType` or `diskSizeGb` on AKS and EKS (GKE changes them in place, recreating the nodes). See [Edit node pools](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#edit-node-pools)"""
 
     disable_local_accounts: NotRequired[bool]
     """Azure only: `true`: Entra ID only (managed Entra integration with Azure RBAC); requires `adminGroupObjectIds`; the kubeconfig is a non-interactive kubelogin exec config. Default: `false`"""
@@ -303,7 +303,7 @@ class ClusterConfig(TypedDict):
     """Azure only: `AKSLongTermSupport`: AKS long-term support (a minor a year past community support); requires `skuTier: Premium` (one of `KubernetesOfficial`, `AKSLongTermSupport`). Default: `KubernetesOfficial`"""
 
     network: NotRequired[Any]
-    """Azure: the nodes' network, see [AKS networks](what-it-creates.md#aks-networks): a VNet the program creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay powered by Cilium, which enforces NetworkPolicy). Default: none (AKS-managed VNet); GCP: an existing VPC (name or `projects/<p>/global/networks/<n>`); then `subnetwork`, `podsRangeName` and `servicesRangeName` are required. Unset: the program creates the VPC, subnet and firewall rule ([GKE networking](what-it-creates.md#gke-networking)). Default: `created`"""
+    """Azure: the nodes' network, see [AKS networks](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#aks-networks): a VNet the program creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay powered by Cilium, which enforces NetworkPolicy). Default: none (AKS-managed VNet); GCP: an existing VPC (name or `projects/<p>/global/networks/<n>`); then `subnetwork`, `podsRangeName` and `servicesRangeName` are required. Unset: the program creates the VPC, subnet and firewall rule ([GKE networking](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#gke-networking)). Default: `created`"""
 
     api_server: NotRequired[ApiServerConfig]
     """Azure only: who can reach the API server. Default: `public`"""
@@ -318,7 +318,7 @@ class ClusterConfig(TypedDict):
     """AWS only: zones of the VPC the program creates; not with `vpcId`. Default: `2`"""
 
     vpc_id: NotRequired[str]
-    """AWS only: an existing VPC, `^vpc-([0-9a-f]{8}|[0-9a-f]{17})$`; requires `subnetIds` ([EKS networking](what-it-creates.md#eks-networking)). Default: none (a VPC is created)"""
+    """AWS only: an existing VPC, `^vpc-([0-9a-f]{8}|[0-9a-f]{17})$`; requires `subnetIds` ([EKS networking](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#eks-networking)). Default: none (a VPC is created)"""
 
     subnet_ids: NotRequired[SubnetIdsConfig]
     """AWS only: the existing VPC's subnets; requires `vpcId`"""

@@ -279,8 +279,15 @@ def is_secret(shape: dict[str, Any]) -> bool:
     return bool(shape.get("anyOf") == SECRET_JSON_SCHEMA["anyOf"])
 
 
+# The manual, for the links in descriptions (the configuration reference links its sibling
+# pages; in a generated SDK's docs only an absolute link works). The pack names the same
+# repository (policy/pack.py REPOSITORY; tests/components/test_cloud_args.py keeps them equal).
+DOCS = "https://github.com/anyscale/anyscale-cloud/blob/main/docs/"
+PAGE_LINK = re.compile(r"\]\(([a-z-]+\.md(?:#[^)\s]*)?)\)")
+
+
 def describe(prop: dict[str, Any]) -> str:
-    text = str(prop.get("description") or "").strip()
+    text = PAGE_LINK.sub(lambda m: f"]({DOCS}{m.group(1)})", str(prop.get("description") or "").strip())
     shape = unwrap_null(prop)
     choices = shape.get("enum")
     if isinstance(choices, list) and choices and not all(f"`{c}`" in text for c in choices):

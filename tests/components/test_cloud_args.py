@@ -282,3 +282,14 @@ def test_whole_numbers_in_free_form_values_from_the_wire_are_integers() -> None:
     got = resources[0]["addons"]["anyscaleOperator"]["values"]["operator"]
     assert got == {"replicas": 2, "ratio": 0.5, "ports": [80, 443], "debug": True}
     assert type(got["replicas"]) is int and got["debug"] is True
+
+
+def test_descriptions_link_the_manual_absolutely() -> None:
+    """In a generated SDK's docs a page-relative link is dead."""
+    from preflight.pack_import import pack_module
+    from spec.typed_args import DOCS
+
+    text = (ROOT / "components" / "args.py").read_text(encoding="utf-8")
+    assert "](what-it-creates.md" not in text
+    assert "](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#aks-networks)" in text
+    assert f"{pack_module('pack').REPOSITORY}/blob/main/docs/" == DOCS
