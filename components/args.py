@@ -80,7 +80,7 @@ class KubeRayConfig(TypedDict):
     """KubeRay's History Server (alpha) reading Ray clusters' events and logs from the resource's bucket under `ray-history/`, and its RayClusterHistoryServer gate; needs `version` `1.7.0`; GCP resources only. Default: `false`"""
 
     metrics: NotRequired[MetricsConfig]
-    """`true` is short for `{enabled: true}`. Default: `off`"""
+    """`true` is short for `{enabled: true}`. Default: off"""
 
     authentication: NotRequired[str]
     """`token` needs KubeRay >= 1.5.1, `kubernetes-rbac` needs KubeRay >= 1.6.0 (one of `none`, `token`, `kubernetes-rbac`). Default: `none`"""
@@ -145,13 +145,13 @@ class CredentialsConfig(TypedDict):
 
 class StorageConfig(TypedDict):
     bucket: NotRequired[str]
-    """Azure: an existing bucket to use instead of creating one (unset: the program creates it): Azure `abfss://<container>@<account>.dfs.core.windows.net or azure://<container>`; AWS `s3://<bucket>`; GCP `gs://<bucket>`; never a sub-path (`s3://b/prefix` is rejected). Default: `created`; Generic: the existing bucket: any `<scheme>://<bucket>`, never a sub-path (the program creates no bucket for a Generic cluster)"""
+    """Azure: an existing bucket to use instead of creating one (unset: the program creates it): Azure `abfss://<container>@<account>.dfs.core.windows.net or azure://<container>`; AWS `s3://<bucket>`; GCP `gs://<bucket>`; never a sub-path (`s3://b/prefix` is rejected). Default: created; Generic: the existing bucket: any `<scheme>://<bucket>`, never a sub-path (the program creates no bucket for a Generic cluster)"""
 
     endpoint: NotRequired[str]
     """a bare `https://<host>` origin: no path, no trailing slash (a trailing slash silently breaks log delivery); unset: sent empty. **Required** with an existing Azure bucket (its blob endpoint `https://<account>.blob.core.windows.net`); elsewhere only for S3-compatible storage at a custom endpoint. Only with `storage.bucket`: for a bucket the program creates it sets the endpoint itself, and an `endpoint` alone is an error"""
 
     region: NotRequired[str]
-    """where the bucket lives; same rules as `region`. Azure: outside the regions where Anyscale on Azure is available (preview; spec/data/azure_availability.py): a warning, not an error. Default: ``region``"""
+    """where the bucket lives; same rules as `region`. Azure: outside the regions where Anyscale on Azure is available (preview; spec/data/azure_availability.py): a warning, not an error. Default: `region`"""
 
     retain_on_delete: NotRequired[bool]
     """keep the bucket when it is removed from the stack (it holds logs and workspace snapshots). On Azure the storage account lives in `cloud.resourceGroup`, so that group is then kept too. Default: `true`"""
@@ -303,10 +303,10 @@ class ClusterConfig(TypedDict):
     """Azure only: `AKSLongTermSupport`: AKS long-term support (a minor a year past community support); requires `skuTier: Premium` (one of `KubernetesOfficial`, `AKSLongTermSupport`). Default: `KubernetesOfficial`"""
 
     network: NotRequired[Any]
-    """Azure: the nodes' network, see [AKS networks](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#aks-networks): a VNet the program creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay powered by Cilium, which enforces NetworkPolicy). Default: none (AKS-managed VNet); GCP: an existing VPC (name or `projects/<p>/global/networks/<n>`); then `subnetwork`, `podsRangeName` and `servicesRangeName` are required. Unset: the program creates the VPC, subnet and firewall rule ([GKE networking](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#gke-networking)). Default: `created`"""
+    """Azure: the nodes' network, see [AKS networks](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#aks-networks): a VNet the program creates (`addressSpace`, `nodeSubnet`) or `existingSubnetId`; unset: AKS manages one (Azure CNI overlay powered by Cilium, which enforces NetworkPolicy). Default: none (AKS-managed VNet); GCP: an existing VPC (name or `projects/<p>/global/networks/<n>`); then `subnetwork`, `podsRangeName` and `servicesRangeName` are required. Unset: the program creates the VPC, subnet and firewall rule ([GKE networking](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#gke-networking)). Default: created"""
 
     api_server: NotRequired[ApiServerConfig]
-    """Azure only: who can reach the API server. Default: `public`"""
+    """Azure only: who can reach the API server. Default: public"""
 
     maintenance: NotRequired[MaintenanceConfig]
     """Azure only: the weekly window for AKS's Kubernetes patch upgrades and node image upgrades"""
@@ -348,13 +348,13 @@ class ClusterConfig(TypedDict):
     """GCP only: its secondary range for services; only with `network`"""
 
     node_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: ``10.10.0.0/20``"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.10.0.0/20`"""
 
     pod_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: ``10.12.0.0/14``"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.12.0.0/14`"""
 
     service_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: ``10.16.0.0/20``"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.16.0.0/20`"""
 
 
 class CloudResourceConfig(TypedDict):

@@ -24,10 +24,9 @@ import pulumi
 from components.args import AnyscaleCloudArgs
 from spec import Problem, Secret, SpecError
 from spec.load import config_path
+from spec.raw import OPERATOR_VALUES
 from spec.secrets import SECRET_PATHS
 
-# Under a resource's `addons.anyscaleOperator.values`, any leaf may be a secret (spec/raw.py).
-OPERATOR_VALUES = ("addons", "anyscaleOperator", "values")
 OUTPUTS_TAKEN = (
     "only secrets may be (kubeconfig, cliToken, the storage.credentials keys, a value under "
     "addons.anyscaleOperator.values, a secret under secrets.<name>)"
@@ -205,7 +204,8 @@ def holds_secret(loc: tuple[Any, ...]) -> bool:
     (spec/secrets.py)."""
     if len(loc) >= 3 and loc[0] == "resources" and isinstance(loc[1], int):
         path = tuple(loc[2:])
-        return path in SECRET_PATHS or (len(path) > len(OPERATOR_VALUES) and path[:3] == OPERATOR_VALUES)
+        # Under `addons.anyscaleOperator.values`, any leaf may be a secret (spec/raw.py).
+        return path in SECRET_PATHS or (len(path) > 3 and path[:3] in OPERATOR_VALUES)
     if len(loc) >= 3 and loc[0] == "secrets":
         return tuple(loc[2:]) in SECRET_PATHS
     return False

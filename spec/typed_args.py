@@ -30,6 +30,7 @@ from typing import Any
 from pydantic.alias_generators import to_snake
 
 from spec.generated import generated_file_main
+from spec.reference import shown
 from spec.schema import NAMESPACE, schema
 from spec.types import SECRET_JSON_SCHEMA
 
@@ -291,20 +292,13 @@ def describe(prop: dict[str, Any]) -> str:
     shape = unwrap_null(prop)
     choices = shape.get("enum")
     if isinstance(choices, list) and choices and not all(f"`{c}`" in text for c in choices):
-        shown = ", ".join(f"`{c}`" for c in choices)
-        text = f"{text} (one of {shown})" if text else f"one of {shown}"
-    default = prop.get("doc_default", prop.get("default"))
-    if default is not None and default != [] and default != {} and "default" not in text.lower():
-        text = f"{text}. Default: {shown_value(default)}" if text else f"Default: {shown_value(default)}"
+        listed = ", ".join(f"`{c}`" for c in choices)
+        text = f"{text} (one of {listed})" if text else f"one of {listed}"
+    # The default as the config reference (docs/configuration.md) states it.
+    default = prop.get("doc_default") or (None if prop.get("default") in (None, [], {}) else shown(prop["default"]))
+    if default and "default" not in text.lower():
+        text = f"{text}. Default: {default}" if text else f"Default: {default}"
     return text
-
-
-def shown_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "`true`" if value else "`false`"
-    if isinstance(value, str) and not value.startswith("`"):
-        return value if " " in value else f"`{value}`"
-    return f"`{value}`"
 
 
 def first_doc(objects: list[dict[str, Any]]) -> str:

@@ -5,6 +5,7 @@ Outputs taken at the places that hold secrets only."""
 from __future__ import annotations
 
 import copy
+import datetime
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from spec.typed_args import main as typed_args_main
 from tests.conftest import TODAY, stack_values
 
 ROOT = Path(__file__).resolve().parents[2]
+TODAY_DATE = datetime.date.fromisoformat(TODAY)
 
 
 def config_of(stack: str) -> tuple[Any, Any, Any]:
@@ -252,9 +254,6 @@ def test_conversion_leaves_its_input_alone() -> None:
     before = copy.deepcopy((cloud, resources, secrets))
     to_config(from_config(cloud, resources, secrets))
     assert (cloud, resources, secrets) == before
-
-
-TODAY_DATE = __import__("datetime").date.fromisoformat(TODAY)
 
 
 def test_outputs_inline_and_in_the_secrets_map_together() -> None:
