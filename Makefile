@@ -62,7 +62,7 @@ lock:
 	@set -e; uv=$$($(FIND_UV)); \
 	$(COMPILE) --output-file=requirements.txt requirements.in; \
 	$(COMPILE) --constraint=requirements.txt --output-file=policy/requirements.txt policy/requirements.in; \
-	$(COMPILE) --constraint=requirements.txt --output-file=package/requirements.txt package/requirements.in; \
+	$(COMPILE) --constraint=requirements.txt --output-file=provider/requirements.txt provider/requirements.in; \
 	$(COMPILE) --output-file=requirements-uv.txt requirements-uv.in; \
 	$(COMPILE) --constraint=requirements.txt --output-file=requirements-mutate.txt requirements-mutate.in
 
@@ -80,9 +80,9 @@ test: lint
 	$(PY) -m pytest -n $(JOBS) -q
 
 # The stack files' JSON Schema (stacks/stack.schema.json) from the spec's models;
-# tests/spec/test_stack_schema.py fails while it is stale.
+# tests/config/test_stack_schema.py fails while it is stale.
 schema: $(STAMP)
-	$(PY) -m spec.schema --write
+	$(PY) -m config.schema --write
 
 # Format check, lint, types (strict, our code; the cloud SDKs untyped: seconds), then the
 # workflows: actionlint (expressions, action inputs, `run:` scripts through shellcheck,
@@ -109,16 +109,16 @@ bench: $(STAMP)
 
 # Mutation testing (docs/development.md, "Mutation testing"), never part of `make test`: mutmut
 # (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)
-# mutates the spec's rules (spec/, not its data tables), components/registration.py and
+# mutates the spec's rules (config/, not its data tables), components/registration.py and
 # addons/, and policy/rules/*.py in a copy of the project (mutants/) and runs the tests
 # selected in pyproject.toml [tool.mutmut] that call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
 # mutants of the functions that changed since (mutmut's per-function hashes). It starts
 # over (every mutant: the cold run) with FRESH=1, and by itself when anything else changed
-# (tests, stacks, locks, code outside the functions it mutates: scripts/mutation_inputs.py), since mutmut
+# (tests, stacks, locks, code outside the functions it mutates: mutation/inputs.py), since mutmut
 # would keep those verdicts. `make mutate MUTANTS='components.registration*'` re-tests the
 # mutants named (mutmut's globs) against today's tests and keeps the other verdicts.
-# The score per module: scripts/mutation_score.py. tests/mutmut_plan_cache.py and
-# tests/mutmut_pack_alias.py are pytest plugins for this only.
+# The score per module: mutation/score.py. mutation/plan_cache.py and
+# mutation/pack_alias.py are pytest plugins for this only.
 MUTANTS ?=
 FRESH ?=
 MUTATE_STAMP := $(VENV)/.mutate-installed
@@ -135,7 +135,7 @@ $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
 # mutmut copies tests/ and stacks/ over the old copies; removing them drops deleted ones.
 # The digest is kept before the run, so that an interrupted run resumes where it stopped.
 mutate: $(MUTATE_STAMP)
-	@set -ef; start=$$(date +%s); inputs=$$($(PY) scripts/mutation_inputs.py); current=yes; \
+	@set -ef; start=$$(date +%s); inputs=$$($(PY) mutation/inputs.py); current=yes; \
 	if [ -n "$(FRESH)" ] || [ ! -d mutants ]; then \
 	  rm -rf mutants; \
 	elif [ "$$(cat mutants/inputs.sha256 2>/dev/null)" != "$$inputs" ]; then \
@@ -148,7 +148,7 @@ mutate: $(MUTATE_STAMP)
 	fi; \
 	if [ $$current = yes ]; then mkdir -p mutants; echo "$$inputs" > mutants/inputs.sha256; fi; \
 	PYTHONHASHSEED=0 $(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
-	$(PY) scripts/mutation_score.py; \
+	$(PY) mutation/score.py; \
 	echo "wall time: $$(( $$(date +%s) - start )) s"
 
 clean:

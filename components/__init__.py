@@ -1,3 +1,3 @@
-"""anyscale-cloud components: the ComponentResources built from the stack spec (spec/),
-and the builders they call. Importing the package itself loads no SDK: spec/ imports
+"""anyscale-cloud components: the ComponentResources built from the stack spec (config/),
+and the builders they call. Importing the package itself loads no SDK: config/ imports
 its leaf module names.py."""

@@ -1,6 +1,6 @@
 """AnyscaleCloud: the cloud's ARM record, its registry, and the ordered cloud resources.
 
-Also the component package's one component (package/): its type annotations are its
+Also the component package's one component (provider/): its type annotations are its
 schema, so this module does not use `from __future__ import annotations` (the provider
 host reads the annotations as types, not strings).
 """
@@ -16,11 +16,11 @@ from pulumi_azure_native import containerregistry, resources
 from components.args import AnyscaleCloudArgs
 from components.cloud_args import to_config
 from components.cloud_resource import CloudResource
-from components.names import REGISTRY_SUFFIX, registry_name
 from components.registration import CloudRecord
 from components.target import CloudContext, Target
-from spec import SpecError, StackSpec, advisories, load_spec
-from spec.currency import TodayError, today
+from config import SpecError, StackSpec, advisories, load_spec
+from config.currency import TodayError, today
+from config.names import REGISTRY_SUFFIX, registry_name
 
 
 class CloudResourceOutputs(TypedDict):

@@ -22,10 +22,10 @@ from typing import Any, NotRequired, Required, get_args, get_origin
 import pulumi
 
 from components.args import AnyscaleCloudArgs
-from spec import Problem, Secret, SpecError
-from spec.load import config_path
-from spec.raw import OPERATOR_VALUES
-from spec.secrets import SECRET_PATHS
+from config import Problem, Secret, SpecError
+from config.load import config_path
+from config.raw import OPERATOR_VALUES
+from config.secrets import SECRET_PATHS
 
 OUTPUTS_TAKEN = (
     "only secrets may be (kubeconfig, cliToken, the storage.credentials keys, a value under "
@@ -200,11 +200,11 @@ def is_deferred(value: Any) -> bool:
 
 def holds_secret(loc: tuple[Any, ...]) -> bool:
     """A config location that holds a secret: one of a resource's secrets or a leaf of its
-    operator chart's values (spec/raw.py), or the same secret under `secrets.<name>`
-    (spec/secrets.py)."""
+    operator chart's values (config/raw.py), or the same secret under `secrets.<name>`
+    (config/secrets.py)."""
     if len(loc) >= 3 and loc[0] == "resources" and isinstance(loc[1], int):
         path = tuple(loc[2:])
-        # Under `addons.anyscaleOperator.values`, any leaf may be a secret (spec/raw.py).
+        # Under `addons.anyscaleOperator.values`, any leaf may be a secret (config/raw.py).
         return path in SECRET_PATHS or (len(path) > 3 and path[:3] in OPERATOR_VALUES)
     if len(loc) >= 3 and loc[0] == "secrets":
         return tuple(loc[2:]) in SECRET_PATHS

@@ -8,7 +8,7 @@ from components.addons import AddonsArgs, ClusterAddons
 from components.kuberay.flavors import pool_flavors
 from components.registration import CloudRecord, CloudResourceRegistration
 from components.target import CloudContext, TargetBuilder
-from spec import ResourceSpec
+from config import ResourceSpec
 
 
 def builder(provider: str) -> type[TargetBuilder]:

@@ -2,7 +2,7 @@
 identity and gateway, the console's CORS rule, role IDs and the AKS extension.
 
 What the spec defaults from (pinned versions, regions, instance types) is data in
-spec/data/; these are constants of the platform (platform.md 1-5), kept in one place so
+config/data/; these are constants of the platform (platform.md 1-5), kept in one place so
 that the components and the tests agree on them.
 """
 

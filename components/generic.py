@@ -15,8 +15,8 @@ import pulumi
 
 from components.kube import kubernetes_provider
 from components.target import CloudContext, Target
-from spec import GenericResource
-from spec.addons import OPERATOR_ROLL_ANNOTATION
+from config import GenericResource
+from config.addons import OPERATOR_ROLL_ANNOTATION
 
 # The chart writes the keys to a Secret (an AWS credentials and config file) mounted into
 # the operator and, through its patches, into the Ray pods (AWS_SHARED_CREDENTIALS_FILE,

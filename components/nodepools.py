@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spec import NodePoolSpec
-from spec.data.accelerators import GPU_NODE_SELECTORS, GPU_SELECTOR_KEY
+from config import NodePoolSpec
+from config.data.accelerators import GPU_NODE_SELECTORS, GPU_SELECTOR_KEY
 
 CAPACITY_TAINT = "node.anyscale.com/capacity-type"
 ACCELERATOR_TAINT = "node.anyscale.com/accelerator-type"
@@ -32,7 +32,7 @@ def pool_taints(pool: NodePoolSpec) -> list[Taint]:
 
 def gpu_selector(provider: str, gpu_type: str) -> tuple[str, str]:
     """The node label the operator selects this GPU's nodes by: the chart's own value
-    (spec/data/accelerators.py), under its key for the provider."""
+    (config/data/accelerators.py), under its key for the provider."""
     return GPU_SELECTOR_KEY[provider], GPU_NODE_SELECTORS[provider][gpu_type]
 
 

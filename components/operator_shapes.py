@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from components.nodepools import CAPACITY_TAINT, gpu_selector, pool_taints
-from spec import NodePoolSpec
+from config import NodePoolSpec
 
 PREFIX = "workloads.instanceTypes.additional"
 # Set on every node by the cloud's node controller (AKS, EKS, GKE): pins a shape sized

@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 import pulumi
 import pulumi_kubernetes as k8s
 
-from spec import ResourceSpec
+from config import ResourceSpec
 
 
 @dataclass(frozen=True)

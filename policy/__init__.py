@@ -1,5 +1,5 @@
 """The policy pack's folder, a package only so that the project can import the pack's
-pure platform rules as `policy.rules.platform` (spec/ wraps them).
+pure platform rules as `policy.rules.platform` (config/ wraps them).
 
 The Pulumi CLI does not import this: it runs policy/__main__.py with policy/ itself on
 sys.path, where the pack's modules are the top-level `pack` (the policy constructor),

@@ -31,11 +31,11 @@ import json
 import sys
 from typing import Any
 
+from config.data.prices import PRICES_AS_OF
 from preflight.changes import ACTIONS, SYMBOLS, Change, PropertyChange, diff_plans
 from preflight.escape import html_text, md_code, md_text, printable
 from preflight.planfile import SECRET, Plan, PlanError, read, use_color
 from preflight.pricing import bound, groups_of, money
-from spec.data.prices import PRICES_AS_OF
 
 # --------------------------------------------------------------------------------
 # Rendering

@@ -12,7 +12,7 @@ import html
 import re
 from typing import Any
 
-from spec.raw import printable
+from config.raw import printable
 
 __all__ = ["html_text", "md_code", "md_text", "printable", "printable_document"]
 

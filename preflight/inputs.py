@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 
 import yaml
 
+from config.raw import printable
 from preflight.yaml_schema import Ambiguous, resolve_plain, resolve_tagged
-from spec.raw import printable
 
 MAX_BYTES = 2 * 1024 * 1024  # stack files are a few KB; plans of 500 resources ~1.5 MB
 MAX_DEPTH = 64  # deeper than any stack file or plan nests

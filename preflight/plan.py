@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pulumi
 
+from config import SpecError
 from preflight import planfile
 from preflight.escape import printable, printable_document
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
-from spec import SpecError
 
 
 def record(stack: str, path: Path | None = None, first_preview: bool = False) -> Plan:

@@ -3,7 +3,7 @@ the figures behind `preflight cost`, the cost in `preflight diff` and the plan s
 
 At idle: control planes, node pools at their minimum, NAT gateways, the gateway's load
 balancer, the registry. At maximum: every pool at its maximum. List prices from the
-dated table `spec/data/prices.py`; spot at the on-demand price (the most it can bill).
+dated table `config/data/prices.py`; spot at the on-demand price (the most it can bill).
 Not counted: egress and data processed, disks beyond the OS disk, public IPs, support
 plans, the platform's own fees. An item without a price (an instance type, a region, a
 SKU) is listed as not priced and left out of the sums, which then read as lower bounds
@@ -18,10 +18,10 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from config.data.prices import CURRENCY, PRICES_AS_OF, SPOT_DISCOUNT
 from preflight.escape import printable
 from preflight.pack_import import pack_module
 from preflight.planfile import Plan, plan_resources
-from spec.data.prices import CURRENCY, PRICES_AS_OF, SPOT_DISCOUNT
 
 NOT_COUNTED = "egress and data processed, disks beyond the OS disk, public IPs, support plans, the platform's own fees"
 

@@ -4,7 +4,7 @@ Computed from a plan (the JSON `preflight plan --json` writes), per cloud resour
 - pools from the AgentPool / NodeGroup / NodePool resources (and the AKS system pool in
   the ManagedCluster): their labels, plus the labels the cloud adds itself (instance
   type, spot, GKE accelerator), their taints, and their nodes' size
-  (spec/data/instance_types.py, less the reserve of components/operator_shapes.py);
+  (config/data/instance_types.py, less the reserve of components/operator_shapes.py);
 - instance types from the operator's values (Helm release) or the AKS extension's
   configurationSettings, plus the chart's defaults unless they are turned off;
 - a Ray pod of each instance type as the operator chart (1.8.0) patches it: the
@@ -23,9 +23,9 @@ from typing import Any
 from components import defaults
 from components.addons.operator import nest
 from components.operator_shapes import INSTANCE_TYPE_LABEL, reserved_cpu, reserved_memory_gib
+from config.data import instance_types
+from config.data.accelerators import GPU_NODE_SELECTORS, GPU_SELECTOR_KEY
 from preflight.planfile import Graph, resource_name
-from spec.data import instance_types
-from spec.data.accelerators import GPU_NODE_SELECTORS, GPU_SELECTOR_KEY
 
 CAPACITY_TAINT = "node.anyscale.com/capacity-type"
 ACCELERATOR_TAINT = "node.anyscale.com/accelerator-type"
@@ -353,7 +353,7 @@ def render_scheduling(plan: dict[str, Any], width: int = 100) -> str:
         for pool in view.pools:
             if pool.room is None:
                 lines.append(
-                    f"    ? {pool.name}: {pool.instance_type} is not in spec/data/instance_types.py; fit not checked"
+                    f"    ? {pool.name}: {pool.instance_type} is not in config/data/instance_types.py; fit not checked"
                 )
         for untargeted in view.untargeted_gpu_pools:
             lines.append(f"    ! GPU pool {untargeted} is targeted by no instance type: it never scales up")

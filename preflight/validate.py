@@ -6,11 +6,11 @@ import sys
 from datetime import date
 from typing import Any
 
+from config import Problem, SpecError, StackSpec, advisories, clear_secret_advisories, load_spec
+from config.currency import TodayError, parse_day, today
+from config.secrets import merge_secrets, missing_required
 from preflight.escape import printable
 from preflight.stackfile import StackFile, StackFileError, read_stack_file
-from spec import Problem, SpecError, StackSpec, advisories, clear_secret_advisories, load_spec
-from spec.currency import TodayError, parse_day, today
-from spec.secrets import merge_secrets, missing_required
 
 # Stands in for a secret an imported environment supplies: opaque, like any `secure:`.
 FROM_ENVIRONMENT = {"secure": "[from an imported environment]"}
@@ -75,7 +75,7 @@ def summary(spec: StackSpec) -> str:
 
 
 def main(argv: list[str]) -> int:
-    # The day versions are judged on (spec/currency.py): --today, else ANYSCALE_CLOUD_TODAY,
+    # The day versions are judged on (config/currency.py): --today, else ANYSCALE_CLOUD_TODAY,
     # else today's date in UTC.
     try:
         if len(argv) == 3 and argv[0] == "--today":

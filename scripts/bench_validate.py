@@ -15,7 +15,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from spec import MAX_RESOURCES  # noqa: E402
+from config import MAX_RESOURCES  # noqa: E402
 from tests.conftest import stack_values  # noqa: E402
 
 

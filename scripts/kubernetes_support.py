@@ -1,5 +1,5 @@
 """Warn ahead of the end of standard support of each provider's default Kubernetes minor
-(spec/data/kubernetes.py), and when the calendar itself was read long ago.
+(config/data/kubernetes.py), and when the calendar itself was read long ago.
 
 Run by the scheduled workflow `.github/workflows/kubernetes-support.yml` on the real date;
 `--today` makes it reproducible. Prints one line per default; exits 1 with a GitHub
@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from spec.currency import SERVICE, TodayError, parse_day, stale, today  # noqa: E402
-from spec.data.kubernetes import CALENDAR, DEFAULT_MINOR  # noqa: E402
+from config.currency import SERVICE, TodayError, parse_day, stale, today  # noqa: E402
+from config.data.kubernetes import CALENDAR, DEFAULT_MINOR  # noqa: E402
 
 
 def findings(day_text: str | None, days: int) -> tuple[list[str], list[str]]:
@@ -28,7 +28,9 @@ def findings(day_text: str | None, days: int) -> tuple[list[str], list[str]]:
         service = SERVICE[provider]
         row = next((r for r in CALENDAR[provider] if r.minor == minor), None)
         if row is None:
-            warnings.append(f"{service} default {minor} is not in the calendar (spec/data/kubernetes.py): add its row")
+            warnings.append(
+                f"{service} default {minor} is not in the calendar (config/data/kubernetes.py): add its row"
+            )
             continue
         left = (row.standard_end - day).days
         lines.append(f"{service} {minor}: standard support until {row.standard_end.isoformat()} ({left} days)")
@@ -36,7 +38,7 @@ def findings(day_text: str | None, days: int) -> tuple[list[str], list[str]]:
             when = f"in {left} days" if left >= 0 else f"{-left} days ago"
             warnings.append(
                 f"{service} default {minor} leaves standard support on {row.standard_end.isoformat()} ({when}): "
-                "move DEFAULT_MINOR in spec/data/kubernetes.py to a newer minor, and the stacks one minor at a time"
+                "move DEFAULT_MINOR in config/data/kubernetes.py to a newer minor, and the stacks one minor at a time"
             )
     note = stale(day)
     if note:

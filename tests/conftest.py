@@ -19,7 +19,7 @@ settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-# The day Kubernetes versions are judged on (spec/currency.py) is an input: the whole suite,
+# The day Kubernetes versions are judged on (config/currency.py) is an input: the whole suite,
 # and every program and command it runs in a subprocess, judges on this fixed day, so no
 # test fails because the calendar ages.
 TODAY = "2026-12-01"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from spec import SpecError, load_spec
+from config import SpecError, load_spec
 from tests.conftest import stack_values
 
 # An AKS network of its own in 10.10.0.0/16 (services in 10.20.0.0/16), for the peering rules.

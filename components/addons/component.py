@@ -24,8 +24,8 @@ from components.kuberay.history import install_history_server
 from components.kuberay.install import install_kuberay
 from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from components.target import Target
-from spec import AddonsSpec
-from spec.data.versions import ANYSCALE_REPO, ENVOY_GATEWAY_CHART, NVIDIA_DEVICE_PLUGIN_REPO
+from config import AddonsSpec
+from config.data.versions import ANYSCALE_REPO, ENVOY_GATEWAY_CHART, NVIDIA_DEVICE_PLUGIN_REPO
 
 ENVOY_NAMESPACE = "envoy-gateway-system"
 KUBERAY_NAMESPACE = "kuberay-system"

@@ -11,7 +11,7 @@ import pulumi
 from components import defaults
 from components.addons.gateway import GATEWAY_API
 from components.target import Target
-from spec import Secret
+from config import Secret
 
 
 def operator_settings(

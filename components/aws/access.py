@@ -9,7 +9,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.scope import Scope
-from spec import AccessEntrySpec, AwsResource
+from config import AccessEntrySpec, AwsResource
 
 # The EKS access policies (`aws eks list-access-policies`; EKS user guide, "Review access
 # policy permissions"), named after the Kubernetes user-facing roles they mirror.

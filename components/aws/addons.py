@@ -1,5 +1,5 @@
 """EKS managed add-ons: the pod network (vpc-cni, kube-proxy), the pod-identity agent,
-CoreDNS and the EBS CSI driver, at the versions of spec/data/eks.py for the cluster's minor.
+CoreDNS and the EBS CSI driver, at the versions of config/data/eks.py for the cluster's minor.
 
 EKS installs vpc-cni, kube-proxy and CoreDNS itself as self-managed manifests that never
 move with a version bump; as managed add-ons they are upgraded with the cluster's minor.
@@ -14,8 +14,8 @@ import pulumi_aws as aws
 
 from components.aws.iam import MANAGED_POLICY, Irsa
 from components.scope import Scope
-from spec import AwsResource
-from spec.data.eks import COREDNS, EBS_CSI_DRIVER, EKS_ADDON_VERSIONS, KUBE_PROXY, POD_IDENTITY_AGENT, VPC_CNI
+from config import AwsResource
+from config.data.eks import COREDNS, EBS_CSI_DRIVER, EKS_ADDON_VERSIONS, KUBE_PROXY, POD_IDENTITY_AGENT, VPC_CNI
 
 # Node-level add-ons (DaemonSets): before the node groups, so nodes join with them; as
 # terraform-aws-eks's `before_compute`. A DaemonSet with no node yet is ready.

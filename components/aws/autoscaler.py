@@ -12,8 +12,8 @@ import pulumi_kubernetes as k8s
 
 from components.aws.iam import Irsa
 from components.scope import Scope
-from spec import AwsResource
-from spec.data.versions import CLUSTER_AUTOSCALER_RELEASES, CLUSTER_AUTOSCALER_REPO
+from config import AwsResource
+from config.data.versions import CLUSTER_AUTOSCALER_RELEASES, CLUSTER_AUTOSCALER_REPO
 
 AUTOSCALER_NAMESPACE = "kube-system"
 AUTOSCALER_SERVICE_ACCOUNT = "cluster-autoscaler"

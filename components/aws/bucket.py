@@ -12,9 +12,9 @@ import pulumi_random as random
 
 from components import defaults
 from components.aws.policies import bucket_resource_policy
-from components.names import S3_SUFFIX, s3_bucket_name
 from components.scope import Scope
-from spec import AwsResource
+from config import AwsResource
+from config.names import S3_SUFFIX, s3_bucket_name
 
 NONCURRENT_VERSION_DAYS = 30  # versioning guards snapshots; old versions do not pile up forever
 

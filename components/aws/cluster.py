@@ -10,9 +10,9 @@ import pulumi_aws as aws
 from components.aws.iam import CLUSTER_POLICIES, service_role
 from components.aws.network import Network
 from components.kube import exec_kubeconfig
-from components.names import eks_cluster_name
 from components.scope import Scope
-from spec import AwsResource
+from config import AwsResource
+from config.names import eks_cluster_name
 
 
 def kubeconfig(name: str, region: str, endpoint: str, ca_data: str) -> str:

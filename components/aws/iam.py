@@ -11,7 +11,7 @@ import pulumi_aws as aws
 from components.aws.policies import STS_AUDIENCE, assume_role_policy, irsa_trust_policy
 from components.scope import Scope
 
-# Every region in spec/data/regions.py is in the `aws` partition.
+# Every region in config/data/regions.py is in the `aws` partition.
 MANAGED_POLICY = "arn:aws:iam::aws:policy/{}"
 CLUSTER_POLICIES = ("AmazonEKSClusterPolicy",)
 NODE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly")

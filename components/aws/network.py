@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from components.names import eks_cluster_name
 from components.scope import Scope
-from spec import AwsResource
+from config import AwsResource
+from config.names import eks_cluster_name
 
 
 def subnet_cidrs(vpc_cidr: str, zones: int) -> tuple[list[str], list[str]]:
@@ -34,7 +34,7 @@ def zone_at(names: list[str], index: int, region: str) -> str:
 
 
 def s3_service_name(region: str) -> str:
-    """The S3 gateway endpoint service of a region (spec/data/regions.py: all in the `aws` partition)."""
+    """The S3 gateway endpoint service of a region (config/data/regions.py: all in the `aws` partition)."""
     return f"com.amazonaws.{region}.s3"
 
 

@@ -8,10 +8,10 @@ import pulumi
 import pulumi_aws as aws
 
 from components.aws.iam import NODE_POLICIES, service_role
-from components.names import node_group_logical_name
 from components.nodepools import pool_labels, pool_taints
 from components.scope import Scope
-from spec import AwsResource, NodePoolSpec, SystemPoolSpec
+from config import AwsResource, NodePoolSpec, SystemPoolSpec
+from config.names import node_group_logical_name
 
 # Kubernetes taint effects as the EKS API spells them.
 TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}

@@ -16,11 +16,11 @@ from components.aws.network import build_network
 from components.aws.policies import bucket_policy
 from components.aws.pools import node_groups
 from components.kube import kubernetes_provider
-from components.names import SYSTEM_POOL
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
 from components.target import CloudContext, Target
-from spec import AwsResource
+from config import AwsResource
+from config.names import SYSTEM_POOL
 
 # The proxy Service as an internet-facing NLB. These are the annotations of the service
 # controller that EKS runs itself (cloud-provider-aws), so a stock cluster honours them.

@@ -13,8 +13,8 @@ from pulumi_azure_native import storage
 from components import defaults
 from components.azure.identity import Grants
 from components.azure.network import NodeNetwork
-from components.names import STORAGE_ACCOUNT_SUFFIX, storage_account_name
-from spec import AzureResource
+from config import AzureResource
+from config.names import STORAGE_ACCOUNT_SUFFIX, storage_account_name
 
 CONTAINER_NAME = "anyscale"
 

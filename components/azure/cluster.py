@@ -11,10 +11,10 @@ import yaml
 from pulumi_azure_native import containerservice
 
 from components.azure.network import NodeNetwork
-from components.names import aks_cluster_name, aks_dns_prefix
 from components.scope import Scope
-from spec import AksClusterSpec, AzureResource
-from spec.aks import DEFAULT_DATAPLANE
+from config import AksClusterSpec, AzureResource
+from config.aks import DEFAULT_DATAPLANE
+from config.names import aks_cluster_name, aks_dns_prefix
 
 # The AKS Entra ID server application: the audience of every cluster's tokens, the same in
 # every tenant (kubelogin's docs, "Using kubelogin with AKS").
@@ -95,7 +95,7 @@ def network_profile(cluster: AksClusterSpec) -> dict[str, Any]:
     net = cluster.network
     if net is None:
         # AKS manages the VNet; the data plane and policy engine are still ours to pick, so
-        # NetworkPolicy is enforced on every cluster (spec/aks.py DEFAULT_DATAPLANE).
+        # NetworkPolicy is enforced on every cluster (config/aks.py DEFAULT_DATAPLANE).
         profile |= {"network_dataplane": DEFAULT_DATAPLANE, "network_policy": DEFAULT_DATAPLANE}
     else:
         profile |= {

@@ -9,9 +9,9 @@ import pulumi
 from pulumi_azure_native import authorization, containerservice, managedidentity
 
 from components import defaults
-from components.names import azure_identity_name
 from components.scope import Scope
-from spec import AzureResource
+from config import AzureResource
+from config.names import azure_identity_name
 
 
 def scope_subscription(scope: str) -> str | None:

@@ -13,7 +13,7 @@ from typing import Any
 from pulumi_azure_native import containerservice
 
 from components.scope import Scope
-from spec import AzureResource
+from config import AzureResource
 
 # AKS's names for the two schedules; any other name is its legacy `default` kind.
 SCHEDULES = {

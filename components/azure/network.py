@@ -9,9 +9,9 @@ import pulumi
 from pulumi_azure_native import containerservice, network
 
 from components.azure.identity import Grants
-from components.names import azure_vnet_name
+from config import AzureResource
+from config.names import azure_vnet_name
 from policy.rules.platform import AZURE_ROLES
-from spec import AzureResource
 
 ROLE_NETWORK_CONTRIBUTOR = next(guid for guid, name in AZURE_ROLES.items() if name == "Network Contributor")
 NODE_SUBNET_NAME = "nodes"

@@ -6,10 +6,10 @@ import pulumi
 from pulumi_azure_native import containerservice
 
 from components.azure.network import NodeNetwork
-from components.names import pool_logical_name
 from components.nodepools import pool_labels, pool_taints
 from components.scope import Scope
-from spec import AksNodePool, AzureResource
+from config import AksNodePool, AzureResource
+from config.names import pool_logical_name
 
 SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
 SPOT_LABEL = "kubernetes.azure.com/scalesetpriority"

@@ -15,7 +15,7 @@ from components.kube import kubernetes_provider
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
 from components.target import CloudContext, OperatorExtension, Target
-from spec import AzureResource
+from config import AzureResource
 
 
 class AksTarget(pulumi.ComponentResource):

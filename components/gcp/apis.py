@@ -12,7 +12,7 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.scope import Scope
-from spec import GcpResource
+from config import GcpResource
 
 # GKE, its VMs and network, service accounts and their IAM, signBlob, and GCS.
 GCP_APIS = {

@@ -10,9 +10,9 @@ import pulumi_gcp as gcp
 import pulumi_random as random
 
 from components import defaults
-from components.names import GCS_SUFFIX, gcs_bucket_name
 from components.scope import Scope
-from spec import GcpResource
+from config import GcpResource
+from config.names import GCS_SUFFIX, gcs_bucket_name
 
 # objectAdmin for the data; legacyBucketReader adds storage.buckets.get, which the
 # operator needs to find the bucket and check its location. Nothing at project level.

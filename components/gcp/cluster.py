@@ -7,9 +7,9 @@ import pulumi_gcp as gcp
 
 from components.gcp.names import kubeconfig
 from components.gcp.network import Network
-from components.names import gke_cluster_name
 from components.scope import Scope
-from spec import GcpResource
+from config import GcpResource
+from config.names import gke_cluster_name
 
 
 def build_cluster(scope: Scope, spec: GcpResource, network: Network) -> gcp.container.Cluster:

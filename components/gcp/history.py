@@ -10,10 +10,10 @@ import pulumi_gcp as gcp
 
 from components.gcp.identity import WORKLOAD_IDENTITY_ROLE
 from components.kuberay.history import SERVICE_ACCOUNTS
-from components.names import gcp_name
 from components.scope import Scope
 from components.target import HistoryIdentity
-from spec import GcpResource
+from config import GcpResource
+from config.names import gcp_name
 
 # Objects only (get, list, create, delete): the collectors write, the server reads.
 # https://cloud.google.com/storage/docs/access-control/iam-roles (roles/storage.objectUser)

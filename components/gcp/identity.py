@@ -9,10 +9,10 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.gcp.names import workload_identity_member
-from components.names import gcp_account_id, gcp_display_name
-from components.names import gke_node_account_id as node_account_id
 from components.scope import Scope
-from spec import GcpResource
+from config import GcpResource
+from config.names import gcp_account_id, gcp_display_name
+from config.names import gke_node_account_id as node_account_id
 
 WORKLOAD_IDENTITY_ROLE = "roles/iam.workloadIdentityUser"
 # The operator signs GCS URLs (the console reads logs through them) without a key: the

@@ -1,5 +1,5 @@
 """Workload Identity's member name and the exec kubeconfig for GKE (the names the
-cloud checks live in components/names.py)."""
+cloud checks live in config/names.py)."""
 
 from __future__ import annotations
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
-from components.names import gke_network_name as network_name
 from components.scope import Scope
-from spec import GcpResource
+from config import GcpResource
+from config.names import gke_network_name as network_name
 
 PODS_RANGE = "pods"
 SERVICES_RANGE = "services"

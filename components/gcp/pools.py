@@ -8,11 +8,11 @@ from typing import Any
 import pulumi
 import pulumi_gcp as gcp
 
-from components.names import SYSTEM_POOL, pool_logical_name
 from components.nodepools import Taint, gpu_selector, pool_labels, pool_taints
 from components.scope import Scope
-from spec import GcpResource, GkeNodePool, NodePoolSpec
-from spec.pools import GKE_DISK_TYPE
+from config import GcpResource, GkeNodePool, NodePoolSpec
+from config.names import SYSTEM_POOL, pool_logical_name
+from config.pools import GKE_DISK_TYPE
 
 # Kubernetes taint effects -> the GKE API's spelling.
 TAINT_EFFECTS: dict[str, str] = {

@@ -16,7 +16,7 @@ from components.kube import kubernetes_provider
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
 from components.target import CloudContext, Target
-from spec import GcpResource
+from config import GcpResource
 
 
 class GkeTarget(pulumi.ComponentResource):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.nodepools import pool_labels, pool_taints
-from spec import ResourceSpec
+from config import ResourceSpec
 
 # AKS taints spot nodes itself (components/azure/pools.py declares the same taint).
 AKS_SPOT_TAINT = ("kubernetes.azure.com/scalesetpriority", "spot")

@@ -15,9 +15,9 @@ import pulumi_kubernetes as k8s
 
 from components.kuberay import values
 from components.kuberay.flavors import Flavor
-from spec import KubeRaySpec
-from spec.data import kuberay_charts as charts
-from spec.data.versions import KUBERAY_REPO
+from config import KubeRaySpec
+from config.data import kuberay_charts as charts
+from config.data.versions import KUBERAY_REPO
 
 # ClusterAddons._release: (key, chart, values, extra options) -> Release. The chart is
 # anything with release/chart/version/namespace/repo (charts.Pin is).

@@ -8,8 +8,8 @@ from typing import Any, Final
 import yaml
 
 from components.kuberay.flavors import Flavor
-from spec import KubeRaySpec, QueueQuotaSpec
-from spec.data import kuberay_charts as charts
+from config import KubeRaySpec, QueueQuotaSpec
+from config.data import kuberay_charts as charts
 
 # `batchScheduler.name` the kuberay-operator chart passes as --batch-scheduler (the names
 # KubeRay's scheduler plugins answer to); Kueue works from its own side (its `ray.io/*`

@@ -1,6 +1,6 @@
 """List prices, in US dollars per hour, of what the program creates: node instance types,
 Kubernetes control planes, NAT gateways, load balancers and the registry, per provider
-and region. `spec/data/prices.py` is how the rest of the project reads this table; it
+and region. `config/data/prices.py` is how the rest of the project reads this table; it
 lives in the policy pack because the pack's budget policy prices a plan too, and
 `pulumi policy publish` ships the pack's folder alone.
 
@@ -107,7 +107,7 @@ INSTANCE_HOURLY: Final[dict[str, dict[str, dict[str, float]]]] = {
     "GCP": {"us-central1": dict(_GCE_US_CENTRAL1)},
 }
 
-# Instance types of spec/data/instance_types.py priced in no region: listed so that a
+# Instance types of config/data/instance_types.py priced in no region: listed so that a
 # type missing from both this list and the table fails a test (tests/preflight/test_cost.py).
 NOT_PRICED: Final[dict[str, frozenset[str]]] = {
     "Azure": frozenset(

@@ -13,9 +13,9 @@ import yaml
 from google.protobuf import json_format
 
 from components.azure.cluster import noninteractive_kubeconfig
+from config import SpecError, load_spec
 from preflight import runtime
 from preflight.runtime import Plan, run_program
-from spec import SpecError, load_spec
 from tests.conftest import stack_values
 from tests.policy.test_policy import validate
 

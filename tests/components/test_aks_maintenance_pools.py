@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
-from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
 SUBNET_ID = (

@@ -10,8 +10,8 @@ import pytest
 
 from components.aws.policies import irsa_trust_policy
 from components.aws.resource import PROXY_SERVICE_ANNOTATIONS
+from config.data import versions
 from preflight.runtime import Plan, run_program
-from spec.data import versions
 from tests.conftest import stack_values
 
 # Importing pulumi_aws warns about its deprecated *V2 S3 classes; we use none of them

@@ -180,7 +180,7 @@ def test_blob_cors_rule(plan: Plan) -> None:
 
 
 def test_storage_account_name_fits_azure_limits() -> None:
-    from components.names import storage_account_name as account_name
+    from config.names import storage_account_name as account_name
 
     name = account_name("Very_Long-Cloud-Name", "resource_with_long_name", "abc123")
     assert name == "asverylongcloudnamabc123"

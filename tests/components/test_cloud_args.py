@@ -15,8 +15,8 @@ import pulumi
 import pytest
 
 from components.cloud_args import camel, from_config, to_config
-from spec import Secret, SpecError, load_spec
-from spec.typed_args import main as typed_args_main
+from config import Secret, SpecError, load_spec
+from config.typed_args import main as typed_args_main
 from tests.conftest import TODAY, stack_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ def test_the_typed_arguments_are_generated_from_the_spec(tmp_path: Path) -> None
 
 def test_the_check_command_runs_as_documented() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "spec.typed_args", "--check"], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "config.typed_args", "--check"], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
 
@@ -285,8 +285,8 @@ def test_whole_numbers_in_free_form_values_from_the_wire_are_integers() -> None:
 
 def test_descriptions_link_the_manual_absolutely() -> None:
     """In a generated SDK's docs a page-relative link is dead."""
+    from config.typed_args import DOCS
     from preflight.pack_import import pack_module
-    from spec.typed_args import DOCS
 
     text = (ROOT / "components" / "args.py").read_text(encoding="utf-8")
     assert "](what-it-creates.md" not in text

@@ -1,4 +1,4 @@
-"""The component package (package/): started as the engine starts a Python plugin and asked
+"""The component package (provider/): started as the engine starts a Python plugin and asked
 for its schema over the provider protocol; and the YAML example, carried in the protocol's
 Struct and constructed through the package's provider under the mock runtime, registering
 what the stack program registers for the same config."""
@@ -34,7 +34,7 @@ def schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     `python <folder> <engine address>`, from another directory, without PYTHONPATH."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "package"), "127.0.0.1:1"],
+        [sys.executable, str(ROOT / "provider"), "127.0.0.1:1"],
         cwd=tmp_path_factory.mktemp("elsewhere"),
         env=env,
         stdout=subprocess.PIPE,
@@ -191,7 +191,7 @@ def test_the_example_uses_the_package_at_the_projects_version() -> None:
     version = (ROOT / "VERSION").read_text(encoding="utf-8").strip()
     doc = example()
     assert doc["runtime"] == "yaml"
-    assert doc["packages"] == {"anyscale-cloud": f"github.com/anyscale/anyscale-cloud/package@v{version}"}
+    assert doc["packages"] == {"anyscale-cloud": f"github.com/anyscale/anyscale-cloud/provider@v{version}"}
     assert doc["resources"]["cloud"]["type"] == "anyscale-cloud:AnyscaleCloud"
     assert doc["config"]["onpremKubeconfig"] == {"type": "string", "secret": True}
 
@@ -309,7 +309,7 @@ def test_bad_arguments_are_refused_before_any_resource_with_the_specs_messages()
         provider.construct("c", TOKEN, broken, None)
     assert str(error.value.inner).splitlines() == [
         "invalid stack config (2 problem(s)):",
-        "cloud.location: 'mars-north1' is not a known Azure region (see spec/data/regions.py); did you mean 'uaenorth'?",
+        "cloud.location: 'mars-north1' is not a known Azure region (see config/data/regions.py); did you mean 'uaenorth'?",
         "resources[0].provider (default): the first cloud resource must have provider Azure (AKS): the platform "
         "refuses 'The first cloud resource on cloud <id> must have provider AZURE'",
     ]

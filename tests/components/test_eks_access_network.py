@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
-from spec import SpecError, load_spec
 from tests.components.test_first_preview import parity_problems
 from tests.conftest import stack_values
 from tests.policy.test_policy import (
@@ -252,13 +252,13 @@ WHERE = f"{CLUSTER} (aws-usw2)"
         (
             {"kubernetesVersion": "1.31"},
             f"{CLUSTER}.kubernetesVersion (aws-usw2): Kubernetes 1.31 has no Cluster Autoscaler release pinned for EKS "
-            "(its minor must match the cluster's; spec/data/versions.py CLUSTER_AUTOSCALER_RELEASES); use one of "
+            "(its minor must match the cluster's; config/data/versions.py CLUSTER_AUTOSCALER_RELEASES); use one of "
             "1.32, 1.33, 1.34, 1.35, 1.36",
         ),
         (
             {"kubernetesVersion": "1.37.1"},
             f"{CLUSTER}.kubernetesVersion (aws-usw2): Kubernetes 1.37 has no Cluster Autoscaler release pinned for EKS "
-            "(its minor must match the cluster's; spec/data/versions.py CLUSTER_AUTOSCALER_RELEASES); use one of "
+            "(its minor must match the cluster's; config/data/versions.py CLUSTER_AUTOSCALER_RELEASES); use one of "
             "1.32, 1.33, 1.34, 1.35, 1.36",
         ),
         (

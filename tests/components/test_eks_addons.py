@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
+from config import SpecError, load_spec
 from preflight.changes import Change, diff_plans
 from preflight.runtime import Plan, run_program
-from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from components import registration
 from preflight.policy import main as policy_main
 from preflight.runtime import Plan, run_program
+from tests.config.test_fuzz import valid_resources
 from tests.conftest import stack_values
-from tests.spec.test_fuzz import valid_resources
 
 STACKS = sorted(
     p.name[len("Pulumi.") : -len(".yaml")] for p in (Path(__file__).parents[2] / "stacks").glob("Pulumi.*.yaml")

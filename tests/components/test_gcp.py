@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from components.gcp.names import kubeconfig
-from components.names import gcp_account_id as account_id
-from components.names import gcs_bucket_name as bucket_name
-from components.names import gke_cluster_name as cluster_name
+from config.names import gcp_account_id as account_id
+from config.names import gcs_bucket_name as bucket_name
+from config.names import gke_cluster_name as cluster_name
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 
@@ -295,7 +295,7 @@ def test_accelerator_types_are_the_charts_gcp_node_selector_values() -> None:
     """GKE labels cloud.google.com/gke-accelerator with the pool's accelerator type, and
     the operator chart (1.8.0) selects GPU nodes on GCP by exactly these values."""
     from components.gcp.pools import accelerator
-    from spec import GkeClusterSpec
+    from config import GkeClusterSpec
 
     chart = {
         "T4": "nvidia-tesla-t4",

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from config import SpecError, load_spec
 from preflight.runtime import run_program
-from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
 EXAMPLE = stack_values("example")

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from config import SpecError, load_spec
 from preflight.policy import resource_args
 from preflight.runtime import Plan, run_program
-from spec import SpecError, load_spec
 from tests.conftest import stack_values
 
 EXAMPLE = stack_values("example")
@@ -455,7 +455,7 @@ def test_peered_defaults_do_not_overlap_and_unknown_ranges_pass() -> None:
     cloud, _ = config()
     resources = edited(2, peeredWith=["aws-usw2", "onprem"])  # Generic: no known ranges
     assert load_spec(cloud, resources).resources[2].peered_with == ["aws-usw2", "onprem"]
-    from spec.peering import network_cidrs
+    from config.peering import network_cidrs
 
     spec = load_spec(cloud, resources)
     assert network_cidrs(spec.resources[2]) == {

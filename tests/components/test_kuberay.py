@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
+from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
-from spec import SpecError, load_spec
 from tests import helm
 
 KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}

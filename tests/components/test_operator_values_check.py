@@ -35,7 +35,7 @@ import pulumi
 import pytest
 
 from components.addons.crds import take_over_crd
-from spec import load_spec
+from config import load_spec
 from tests.conftest import stack_values
 from tests.example_spec import example_cloud, example_resources, problems
 from tests.raw_inputs import run_raw

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from components.kube import api_server
-from spec import SpecError, load_spec
+from config import SpecError, load_spec
 from tests.conftest import stack_values
 from tests.raw_inputs import Raw, example, run_raw
 

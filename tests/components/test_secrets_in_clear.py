@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import clear_secret_advisories
+from config import clear_secret_advisories
 from tests.example_spec import example_cloud, example_resources, problems
 
 ROOT = Path(__file__).resolve().parents[2]

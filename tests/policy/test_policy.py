@@ -325,7 +325,7 @@ def test_registration_properties_violations(plan, name, key, value, fragments):
 def test_spec_and_pack_share_one_rule(plan, spec_path, spec_value, name, key, message):
     """One check (policy/rules/platform.py), two wrappers: the stack spec names the config
     path, the pack the registration's property; the rule's words are the same."""
-    from spec import SpecError, load_spec
+    from config import SpecError, load_spec
     from tests.conftest import stack_values
 
     values = stack_values("example")

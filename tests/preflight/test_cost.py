@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from config.data import prices
+from config.data.instance_types import INSTANCE_TYPES
 from preflight import diff
 from preflight import pricing as cost
 from preflight.policy import check_plan
-from spec.data import prices
-from spec.data.instance_types import INSTANCE_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "fixtures" / "golden"

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import yaml
 
+from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
 from preflight.scheduling import render_scheduling, scheduling
-from spec import SpecError, load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART_VALUES = ROOT.parent / "shared" / "reference" / "anyscale-operator-1.8.0-values.yaml"
@@ -48,7 +48,7 @@ GPU_POOLS: dict[str, dict[str, tuple[str, str]]] = {
         "A100-80G": ("a2-ultragpu-1g", "nvidia-a100-80gb"),
         "H100": ("a3-highgpu-8g", "nvidia-h100-80gb"),
         "H100-MEGA": ("a3-megagpu-8g", "nvidia-h100-mega-80gb"),
-        # Not in spec/data/instance_types.py: given by its shape.
+        # Not in config/data/instance_types.py: given by its shape.
         "RTX-PRO-6000": ("g4-standard-48", "nvidia-rtx-pro-6000"),
     },
 }
@@ -109,7 +109,7 @@ def chart_selectors() -> dict[str, dict[str, str]]:
 
 
 def test_every_gpu_type_the_spec_accepts_is_covered() -> None:
-    from spec.data.accelerators import GPU_TYPES
+    from config.data.accelerators import GPU_TYPES
 
     assert {p: set(t) for p, t in GPU_TYPES.items()} == {p: set(t) for p, t in GPU_POOLS.items()}
 
@@ -262,7 +262,7 @@ def test_plan_prints_the_view() -> None:
         (
             {"instanceType": "m6i.4xlarg"},
             "instanceType",
-            "'m6i.4xlarg' is not a known AWS instance type (spec/data/instance_types.py); did you mean 'm6i.4xlarge'? or give the node's size as `shape: {cpu, memoryGb, gpus}`",
+            "'m6i.4xlarg' is not a known AWS instance type (config/data/instance_types.py); did you mean 'm6i.4xlarge'? or give the node's size as `shape: {cpu, memoryGb, gpus}`",
         ),
         (
             {

@@ -3,8 +3,8 @@ each other, directly or around a cycle (every import counts, `if TYPE_CHECKING` 
 function-level ones too: a cycle hidden behind either still ties the two together).
 
 Production modules are every `.py` file outside tests/ (and outside the venv and the
-tools' own folders). An import is followed when it names one of them: `components.names`,
-`from spec import load_spec` (the package spec/__init__.py), and inside policy/ the pack's
+tools' own folders). An import is followed when it names one of them: `config.names`,
+`from config import load_spec` (the package config/__init__.py), and inside policy/ the pack's
 own spelling `rules.x` (the Pulumi CLI runs the pack with policy/ on sys.path).
 """
 
@@ -139,7 +139,7 @@ def test_the_checks_see_what_they_guard(tmp_path: Path) -> None:
 def test_the_spec_imports_no_pulumi_or_cloud_sdk() -> None:
     """`preflight validate` loads the spec alone: no SDK, so that it stays fast."""
     code = (
-        "import sys, spec, spec.reference, preflight.validate; "
+        "import sys, config, config.reference, preflight.validate; "
         "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('pulumi', 'google', 'grpc'))}))"
     )
     result = subprocess.run(
@@ -149,7 +149,7 @@ def test_the_spec_imports_no_pulumi_or_cloud_sdk() -> None:
 
 
 # What the tests of each folder cover: a source package, or the repository itself.
-TEST_FOLDERS = {"spec", "components", "policy", "preflight", "project"}
+TEST_FOLDERS = {"config", "components", "policy", "preflight", "project"}
 
 
 def test_tests_mirror_the_source_tree() -> None:
@@ -174,11 +174,11 @@ def test_mutation_testing_copies_every_module_the_tests_import() -> None:
     copied = [*config["source_paths"], *config["also_copy"]]
     modules = [
         str(path.relative_to(ROOT))
-        for folder in ("spec", "components", "preflight", "policy")
+        for folder in ("config", "components", "preflight", "policy")
         for path in (ROOT / folder).rglob("*.py")
         if "__pycache__" not in path.parts and "venv" not in path.parts
     ]
     missing = [m for m in modules if not any(m == c or m.startswith(c.rstrip("/") + "/") for c in copied)]
     assert missing == []
     # Files read when the program is imported.
-    assert {"VERSION", "package", "stacks", "Pulumi.yaml"} <= set(config["also_copy"])
+    assert {"VERSION", "provider", "stacks", "Pulumi.yaml"} <= set(config["also_copy"])

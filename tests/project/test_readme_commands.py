@@ -3,7 +3,7 @@
 The pages are README.md and every docs/*.md but the two generated from the code
 (docs/configuration.md, docs/policies.md: their generators and tests own them). README.md is
 read up to its "## Config reference" heading: that tail is the generated reference, checked by
-tests/spec/test_config_reference.py, until it moves to docs/configuration.md.
+tests/config/test_config_reference.py, until it moves to docs/configuration.md.
 
 Commands. Every fenced block whose language is `sh`, `bash`, `shell` or `console` holds
 commands (in a `console` block, the lines after a `$ ` prompt; `> ` lines continue them).
@@ -72,7 +72,7 @@ README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 # Generated from the code by other modules: not read here, and links into them not checked.
 GENERATED = frozenset({"docs/configuration.md", "docs/policies.md"})
-# README.md from this heading on is the generated config reference (tests/spec/test_config_reference.py).
+# README.md from this heading on is the generated config reference (tests/config/test_config_reference.py).
 README_TAIL = "\n## Config reference\n"
 
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console"})
@@ -727,8 +727,8 @@ def test_harness_substitutes_long_commands() -> None:
     )
     assert substitute("make mutate MUTANTS='policy.rules.*'")[0] == "make -n mutate MUTANTS='policy.rules.*'"
     assert substitute("make lock UPGRADE=1   # all pins")[0] == "make -n lock UPGRADE=1"
-    assert substitute("HYPOTHESIS_PROFILE=thorough venv/bin/python -m pytest tests/spec/test_fuzz.py")[0] == (
-        "HYPOTHESIS_PROFILE=ci venv/bin/python -m pytest tests/spec/test_fuzz.py"
+    assert substitute("HYPOTHESIS_PROFILE=thorough venv/bin/python -m pytest tests/config/test_fuzz.py")[0] == (
+        "HYPOTHESIS_PROFILE=ci venv/bin/python -m pytest tests/config/test_fuzz.py"
     )
     assert substitute("make plan STACK=dev") == ("make plan STACK=dev", "")
 

@@ -674,8 +674,8 @@ def test_kubernetes_support_warns_ahead_of_a_defaults_end_and_when_the_calendar_
     warnings = [line for line in result.stdout.splitlines() if line.startswith("::warning")]
     assert warnings == [
         "::warning title=Kubernetes support::GKE default 1.35 leaves standard support on 2027-04-11 (in 27 days): "
-        "move DEFAULT_MINOR in spec/data/kubernetes.py to a newer minor, and the stacks one minor at a time",
-        "::warning title=Kubernetes support::the Kubernetes support calendar (spec/data/kubernetes.py) was read on "
+        "move DEFAULT_MINOR in config/data/kubernetes.py to a newer minor, and the stacks one minor at a time",
+        "::warning title=Kubernetes support::the Kubernetes support calendar (config/data/kubernetes.py) was read on "
         "2026-12-01, 104 days ago: check the AKS, EKS and GKE calendars and update it (its defaults too)",
     ]
     assert support("--today", "2027-13-01").returncode == 2

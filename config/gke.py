@@ -1,0 +1,184 @@
+"""GKE: the cluster spec of a GCP resource (`cluster`): its node pools and zones, the
+network (created or existing) and its ranges, and the GCP resource itself.
+
+Left out, a created network's ranges take the GKE_* defaults: the checks use them as they
+will be (`GkeClusterSpec.ranges`), and config/load.py fills them in once the stack is valid.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, ClassVar, Literal
+
+from annotated_types import MinLen
+from pydantic import Field, ValidationError, model_validator
+
+from config.doc import shown_default
+from config.names import RULES as NAME_RULES
+from config.pools import (
+    NODE_POOLS_RULE,
+    POOL_NAME_PATTERN,
+    POOL_NAME_UNIQUE,
+    SYSTEM_POOL_RULE,
+    UNIQUE_POOL_NAMES,
+    ClusterSpec,
+    GkeSystemPool,
+    NodePoolSpec,
+    default_pools,
+    kubernetes_version_field,
+)
+from config.resources import CLUSTER_RULE, ResourceSpec
+from config.storage import GcpStorage
+from config.types import IPv4Cidr, Unique, detail, fail, first_overlap
+
+
+class GkeNodePool(NodePoolSpec):
+    # The pool's zones (GKE nodeLocations), all in the resource's region; by default the
+    # pool spans the cluster's zones. GPU pools: only zones that offer the GPU type
+    # (docs/what-it-creates.md, GKE GPU zones), or the pool fails to scale there.
+    name: str = Field(pattern=POOL_NAME_PATTERN, description=f"{NAME_RULES['gke_pool'].form}; {POOL_NAME_UNIQUE}")
+    zones: Annotated[list[str], MinLen(1), Unique("zone", "zones must be unique")] | None = Field(
+        None,
+        description="the pool's zones (nodeLocations), each `<region>-<letter>`, each once. GPU pools: zones that "
+        "offer the GPU",
+        json_schema_extra=shown_default("the cluster's"),
+    )
+
+
+# GKE address ranges when the program creates the network: RFC 1918, apart from the EKS
+# default VPC (10.0.0.0/16) and the AKS overlay defaults (10.244.0.0/16, 10.0.0.0/16),
+# so that the defaults can be peered. Pods /14: GKE's default for 110 pods per node.
+GKE_NODE_CIDR = "10.10.0.0/20"
+GKE_POD_CIDR = "10.12.0.0/14"
+GKE_SERVICE_CIDR = "10.16.0.0/20"
+RANGE = IPv4Cidr("10.0.0.0/16")
+GKE_NETWORK_NAME = r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
+GKE_RANGE_RULE = (
+    "an IPv4 network not overlapping the other two: a range of the network the program creates; with an "
+    "existing `network` optional, only for the `peeredWith` check"
+)
+# An existing network or subnet by name or by path (projects/<p>/global/networks/<n>).
+GKE_NETWORK_REF = r"^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/(global|regions/[a-z0-9-]+)/(networks|subnetworks)/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
+
+
+class GkeClusterSpec(ClusterSpec):
+    """Without `network`, the program creates a VPC, a subnet (nodes) with secondary ranges
+    (pods, services) and a firewall rule; with it, the cluster joins that subnet."""
+
+    provider: ClassVar[str] = "GCP"
+    system_pool: GkeSystemPool = Field(default_factory=GkeSystemPool, description=SYSTEM_POOL_RULE)
+    node_pools: Annotated[list[GkeNodePool], UNIQUE_POOL_NAMES] = Field(
+        default_factory=lambda: default_pools("GCP", GkeNodePool), description=NODE_POOLS_RULE
+    )
+    kubernetes_version: str = kubernetes_version_field(
+        "GCP",
+        "GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it "
+        "GKE offers is not checked before deploy (an advisory says so)",
+    )
+    # EXTENDED: the channel that keeps a minor past GKE standard support (extended support).
+    release_channel: Literal["RAPID", "REGULAR", "STABLE", "EXTENDED"] = Field(
+        "REGULAR", description="`EXTENDED` keeps a minor after its standard support ends (GKE extended support)"
+    )
+    network: str | None = Field(
+        None,
+        pattern=GKE_NETWORK_REF,
+        description="an existing VPC (name or `projects/<p>/global/networks/<n>`); then `subnetwork`, "
+        "`podsRangeName` and `servicesRangeName` are required. Unset: the program creates the VPC, subnet and "
+        "firewall rule ([GKE networking](what-it-creates.md#gke-networking))",
+        json_schema_extra=shown_default("created"),
+    )
+    subnetwork: str | None = Field(
+        None, pattern=GKE_NETWORK_REF, description="the existing subnet in the resource's region; only with `network`"
+    )
+    pods_range_name: str | None = Field(
+        None, pattern=GKE_NETWORK_NAME, description="its secondary range for pods; only with `network`"
+    )
+    services_range_name: str | None = Field(
+        None, pattern=GKE_NETWORK_NAME, description="its secondary range for services; only with `network`"
+    )
+    # The ranges of a created network (left out: the GKE_* defaults, config/load.py); with an
+    # existing one, optional: only for the peering check (`peeredWith`).
+    node_cidr: Annotated[str, RANGE] | None = Field(
+        None, description=GKE_RANGE_RULE, json_schema_extra=shown_default(f"`{GKE_NODE_CIDR}`")
+    )
+    pod_cidr: Annotated[str, RANGE] | None = Field(
+        None, description=GKE_RANGE_RULE, json_schema_extra=shown_default(f"`{GKE_POD_CIDR}`")
+    )
+    service_cidr: Annotated[str, RANGE] | None = Field(
+        None, description=GKE_RANGE_RULE, json_schema_extra=shown_default(f"`{GKE_SERVICE_CIDR}`")
+    )
+
+    @model_validator(mode="after")
+    def _network(self) -> GkeClusterSpec:
+        existing = {
+            "subnetwork": self.subnetwork,
+            "podsRangeName": self.pods_range_name,
+            "servicesRangeName": self.services_range_name,
+        }
+        if self.network is None:
+            given = [k for k, v in existing.items() if v is not None]
+            if given:
+                raise fail(
+                    "network", "{k} only go with an existing `network`: set it too, or remove them", k=", ".join(given)
+                )
+        else:
+            missing = [k for k, v in existing.items() if v is None]
+            if missing:
+                raise fail(
+                    "network",
+                    "an existing network needs {m}: the subnet in the resource's region and the names of its "
+                    "secondary ranges for pods and services (a VPC-native cluster)",
+                    m=", ".join(missing),
+                )
+        overlap = first_overlap(list(self.ranges().items()))
+        if overlap:
+            a, x, b, y = overlap
+            raise fail(
+                "cidr", "{a} {x} overlaps {b} {y}: nodes, pods and services need distinct ranges", a=a, x=x, b=b, y=y
+            )
+        return self
+
+    def ranges(self) -> dict[str, str]:
+        """nodeCidr, podCidr, serviceCidr -> network: as given, the defaults for a network
+        the program creates; with an existing network only those given."""
+        created = self.network is None
+        given = {
+            "nodeCidr": self.node_cidr or (GKE_NODE_CIDR if created else None),
+            "podCidr": self.pod_cidr or (GKE_POD_CIDR if created else None),
+            "serviceCidr": self.service_cidr or (GKE_SERVICE_CIDR if created else None),
+        }
+        return {k: v for k, v in given.items() if v}
+
+
+class GcpResource(ResourceSpec):
+    provider_name: ClassVar[str] = "GCP"
+    provider: Literal["GCP"]
+    project: str = Field(
+        pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$",
+        description="the GCP project ID the cluster and bucket live in",
+    )
+    storage: GcpStorage = Field(default_factory=GcpStorage)
+    cluster: GkeClusterSpec = Field(default_factory=GkeClusterSpec, description=CLUSTER_RULE)
+    # Enable the project's APIs the resource uses (GCP_APIS); off: they must be enabled already.
+    enable_apis: bool = Field(
+        False,
+        description="enable the project APIs the resource uses (never disabled on destroy); `false`: they must be "
+        "enabled already",
+    )
+
+    @model_validator(mode="after")
+    def _zones(self) -> GcpResource:
+        zone = re.compile(re.escape(self.region) + r"-[a-z]")
+        problems = [
+            detail(
+                ("cluster", "nodePools", k, "zones", z),
+                "zone",
+                f"'{name}' is not a zone of {self.region}: use {self.region}-a, -b, ...",
+            )
+            for k, pool in enumerate(self.cluster.node_pools)
+            for z, name in enumerate(pool.zones or [])
+            if not zone.fullmatch(name)
+        ]
+        if problems:
+            raise ValidationError.from_exception_data(type(self).__name__, problems)
+        return self

@@ -1,0 +1,277 @@
+"""Reading a stack's config into a spec: validate, report every problem at once (each
+naming its config path and resource), then resolve the defaults in one pass.
+
+`__main__.py` and `preflight validate` both go through `load_spec`, so a bad config is
+rejected before a single resource is declared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic.alias_generators import to_camel
+from pydantic_core import ErrorDetails
+
+from config import currency
+from config.aks import AksClusterSpec
+from config.data import azure_availability
+from config.gke import GkeClusterSpec
+from config.pools import disk_size, gpu_count
+from config.raw import clear_secrets, printable, raw_problems
+from config.resources import pools_quota
+from config.secrets import merge_secrets
+from config.stack import StackSpec
+from policy.rules.platform import PROVIDERS
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str  # e.g. resources[2].storage.endpoint
+    resource: str | None  # the resource's name, when the problem is inside one
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path} ({self.resource})" if self.resource else self.path
+        # Values from the file are quoted in paths and messages: never print them raw.
+        return printable(f"{where}: {self.message}")
+
+
+class SpecError(Exception):
+    """The config breaks one or more rules; `problems` lists them all."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+CONFIG_KEYS = {"cloud": "anyscale-cloud:cloud", "resources": "anyscale-cloud:resources"}
+
+
+def load_spec(cloud: Any, resources: Any, secrets: Any = None, *, today: date | None = None) -> StackSpec:
+    """Validate the config values; raise SpecError listing every problem. `secrets` is
+    `anyscale-cloud:secrets`, each resource's secrets by its name (config/secrets.py); `today`:
+    the day Kubernetes versions are judged on (config/currency.py; default its `today()`)."""
+    raw = {"cloud": cloud, "resources": resources}
+    missing = [
+        Problem(key, None, f"is required: set `{CONFIG_KEYS[key]}` in the stack file")
+        for key, value in raw.items()
+        if value is None
+    ]
+    if missing:
+        raise SpecError(missing)
+    resources, secret_problems = merge_secrets(resources, secrets)
+    if secret_problems:
+        raise SpecError([Problem(path, name, message) for path, name, message in secret_problems])
+    raw["resources"] = resources
+    # Document-wide rules first; the models' own message for the same value would only
+    # repeat it (or echo a secret back).
+    early = [
+        Problem(config_path(list(loc)), _resource_name(list(loc), resources), message)
+        for loc, message in raw_problems(raw)
+    ]
+    try:
+        # camelCase only, as documented: the Python field names (resource_group) are for
+        # the code, not the stack file.
+        spec = StackSpec.model_validate(raw, by_alias=True, by_name=False)
+    except ValidationError as error:
+        later = [p for p in _problems(error, resources) if not any(_within(p.path, e.path) for e in early)]
+        raise SpecError(sorted(early + later, key=_problem_order)) from None
+    if early:
+        raise SpecError(early)
+    refused = [Problem(*where) for where, verdict in _versions(spec, today) if verdict.refusal]
+    if refused:
+        raise SpecError(refused)
+    return resolve_defaults(spec)
+
+
+def _versions(spec: StackSpec, today: date | None) -> list[tuple[tuple[str, str | None, str], currency.Verdict]]:
+    """Each cluster's Kubernetes version against the calendar: (path, name, message), verdict."""
+    day = today or currency.today()
+    out: list[tuple[tuple[str, str | None, str], currency.Verdict]] = []
+    for index, resource in enumerate(spec.resources):
+        cluster = getattr(resource, "cluster", None)
+        if cluster is None:
+            continue  # Generic: the user's cluster, the user's version
+        extended = {
+            "Azure": getattr(cluster, "support_plan", None) == "AKSLongTermSupport",
+            "AWS": True,  # extended support is on by default (upgrade policy EXTENDED)
+            "GCP": getattr(cluster, "release_channel", None) == "EXTENDED",
+        }[resource.provider_name]
+        path = f"resources[{index}].cluster.kubernetesVersion"
+        for verdict in (
+            currency.judge(resource.provider_name, cluster.kubernetes_version, day, extended=extended),
+            currency.patch(resource.provider_name, cluster.kubernetes_version, resource.region),
+        ):
+            if verdict.refusal or verdict.advisory:
+                out.append(((path, resource.name, verdict.refusal or verdict.advisory or ""), verdict))
+    return out
+
+
+def resolve_defaults(spec: StackSpec) -> StackSpec:
+    """Fill in what the stack file left to the program, once every rule holds: each value
+    from the validated spec alone (the checks used the same helpers), so what a loaded
+    spec holds does not depend on the order the validators ran in."""
+    for resource in spec.resources:
+        provider = resource.provider_name
+        if resource.storage.region is None:
+            resource.storage.region = resource.region  # the bucket is where compute is
+        cluster = getattr(resource, "cluster", None)
+        if cluster is None:
+            continue  # Generic: the user's cluster
+        for pool in cluster.node_pools:
+            pool.disk_size_gb = disk_size(provider, pool)
+            if pool.gpu is not None:
+                pool.gpu.count = gpu_count(provider, pool)
+        if isinstance(cluster, AksClusterSpec) and cluster.network is not None:
+            network = cluster.network
+            if network.vnet is not None:
+                network.address_space, network.node_subnet = network.vnet
+            network.network_policy = network.policy_engine()
+            network.dataplane = network.data_plane()
+        if isinstance(cluster, GkeClusterSpec) and cluster.network is None:
+            ranges = cluster.ranges()
+            cluster.node_cidr, cluster.pod_cidr = ranges["nodeCidr"], ranges["podCidr"]
+            cluster.service_cidr = ranges["serviceCidr"]
+        kuberay = resource.addons.kuberay
+        if kuberay.batch_scheduler == "kueue" and kuberay.queue_quota is None:
+            kuberay.queue_quota = pools_quota(provider, cluster.node_pools)
+    return spec
+
+
+def advisories(spec: StackSpec, today: date | None = None) -> list[Problem]:
+    """Warnings that do not stop a deployment: a Kubernetes minor in paid extended support
+    or close to the end of standard support, a calendar read long ago, and an Azure region
+    outside the list of regions where Anyscale on Azure is available
+    (config/data/azure_availability.py; nothing when that list is None). `preflight validate`
+    prints them and exits 0; `pulumi up` logs them."""
+    day = today or currency.today()
+    versions = [Problem(*where) for where, verdict in _versions(spec, day) if verdict.advisory]
+    stale = currency.stale(day)
+    if stale:
+        versions.append(Problem("resources", None, stale))
+    return versions + _region_advisories(spec)
+
+
+def _region_advisories(spec: StackSpec) -> list[Problem]:
+    available = azure_availability.AVAILABLE_REGIONS
+    if available is None:
+        return []
+    places: list[tuple[str, str | None, str]] = [("cloud.location", None, spec.cloud.location)]
+    for index, resource in enumerate(spec.resources):
+        if resource.provider_name != "Azure":
+            continue
+        places.append((f"resources[{index}].region", resource.name, resource.region))
+        if resource.storage.region not in (None, resource.region):
+            places.append((f"resources[{index}].storage.region", resource.name, resource.storage.region))
+    return [
+        Problem(
+            path,
+            name,
+            f"'{region}' is not a region where Anyscale on Azure is available ({azure_availability.SOURCE}: "
+            f"{', '.join(sorted(available))}); the platform may refuse it: request the region from Anyscale "
+            "support, or use a listed one",
+        )
+        for path, name, region in places
+        if region not in available
+    ]
+
+
+def clear_secret_advisories(cloud: Any, resources: Any, secrets: Any = None) -> list[Problem]:
+    """A warning for each secret the stack file holds in clear (its path only, never the
+    value): committed, it is readable by anyone with the repository, and the engine stores
+    it unencrypted. Only the stack file tells, so `preflight validate` reports these. The
+    `anyscale-cloud:secrets` map is read the same way: every value in it is a secret."""
+    raw = {"cloud": cloud, "resources": resources}
+    locations = [(tuple(loc), _resource_name(list(loc), resources)) for loc in clear_secrets(raw)]
+    if isinstance(secrets, dict):
+        for name, entry in secrets.items():
+            for loc in clear_secrets({"resources": [entry]}):
+                locations.append((("secrets", name, *loc[2:]), str(name)))
+    return [
+        Problem(
+            config_path(list(loc)),
+            name,
+            "is a secret given in clear in the stack file; encrypt it with "
+            f"`pulumi config set --secret --path '{config_path(list(loc))}'`, which replaces the plain value",
+        )
+        for loc, name in locations
+    ]
+
+
+def _within(path: str, outer: str) -> bool:
+    return path == outer or path.startswith((outer + ".", outer + "["))
+
+
+def _problem_order(problem: Problem) -> tuple[int, int]:
+    """File order: the cloud first, then resource by resource (a stable sort keeps the rest)."""
+    if problem.path.startswith("resources["):
+        return (1, int(problem.path[len("resources[") :].split("]", 1)[0]))
+    return (0, -1) if problem.path.startswith("cloud") else (1, -1)
+
+
+_TAGS = set(PROVIDERS)
+
+
+def _problems(error: ValidationError, resources: Any) -> list[Problem]:
+    problems = []
+    for item in sorted(error.errors(include_url=False), key=_config_order):
+        loc = list(item["loc"])
+        # Drop the union tag pydantic inserts after the list index (resources.2.AWS.region).
+        if len(loc) > 2 and loc[0] == "resources" and loc[2] in _TAGS:
+            del loc[2]
+        # A model-level rule with a field name in its type points at that field.
+        if item["type"] == "provider":
+            loc.append("provider")
+        # A model-level rule that names the field it is about (ctx "at", dotted).
+        at = (item.get("ctx") or {}).get("at")
+        if isinstance(at, str):
+            loc.extend(at.split("."))
+        problems.append(Problem(config_path(loc), _resource_name(loc, resources), _message(item)))
+    return problems
+
+
+def _config_order(item: ErrorDetails) -> tuple[int, int]:
+    """Report in the order of the file: the cloud first, then resource by resource."""
+    loc = item["loc"]
+    index = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else -1
+    return (0 if loc and loc[0] == "cloud" else 1, index)
+
+
+def _message(item: ErrorDetails) -> str:
+    kind, msg = item["type"], item["msg"]
+    if kind == "extra_forbidden":
+        key = item["loc"][-1] if item["loc"] else ""
+        if isinstance(key, str) and "_" in key and to_camel(key) != key:
+            return f"unknown key: the stack config is camelCase, write `{to_camel(key)}`"
+        return "unknown key (check the spelling; see the config reference in docs/configuration.md)"
+    if kind == "missing":
+        return "is required"
+    if kind == "provider":
+        got = item.get("input", {}).get("provider") if isinstance(item.get("input"), dict) else None
+        return f"{msg} (got {got!r})"
+    if kind == "string_pattern_mismatch":
+        return f"{item.get('input')!r} does not have the required form {item['ctx']['pattern']}"
+    if kind.startswith("value_error"):
+        return msg.removeprefix("Value error, ")
+    return msg
+
+
+def config_path(loc: list[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _resource_name(loc: list[Any], resources: Any) -> str | None:
+    if len(loc) >= 2 and loc[0] == "resources" and isinstance(loc[1], int) and isinstance(resources, list):
+        item = resources[loc[1]] if loc[1] < len(resources) else None
+        name = item.get("name") if isinstance(item, dict) else None
+        return name if isinstance(name, str) else None
+    return None

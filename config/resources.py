@@ -1,0 +1,189 @@
+"""One cloud resource (an entry of `anyscale-cloud:resources`): the fields every provider
+shares and the rules between its cluster and its add-ons. Each provider's resource is in
+its module (config/aks.py, eks.py, gke.py, generic.py)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+
+from config.addons import AddonsSpec
+from config.data.kuberay import SCHEDULER_PLUGINS_CHARTS
+from config.doc import NAME_RULE, PREVIEW_REGIONS_NOTE, REGION_RULE, one_of
+from config.kuberay import QUOTA_LIMITS, QueueQuotaSpec
+from config.pools import NodePoolSpec
+from config.storage import StorageSpec
+from config.types import Name, Strict, check_region, fail, minor_of, normalize_provider
+from policy.rules.platform import PROVIDERS
+
+CLUSTER_RULE = "the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"
+
+
+class ResourceSpec(Strict):
+    """One cloud resource: a Kubernetes cluster registered with the cloud."""
+
+    provider_name: ClassVar[str]
+    name: Name = Field(
+        description=f"{NAME_RULE}; unique within the cloud, ignoring case; the first resource is the primary and "
+        "must be named `default`"
+    )
+    provider: str = Field(
+        description=f"{one_of(PROVIDERS)} (any casing is accepted and normalized); the first must be `Azure`",
+        json_schema_extra={"doc_only": True},
+    )
+    region: str = Field(
+        description=f"{REGION_RULE}; Azure, AWS, GCP: a known region of the provider (config/data/regions.py); "
+        f"Generic: a free-form routing label. Azure: {PREVIEW_REGIONS_NOTE}"
+    )
+    addons: AddonsSpec = Field(default_factory=AddonsSpec)
+    if TYPE_CHECKING:
+        # Declared by each provider's subclass with its own storage type; here for the checker only.
+        storage: StorageSpec
+    # Names of other cloud resources whose networks are peered with this one's: their
+    # address ranges must not overlap (config/peering.py).
+    peered_with: list[str] = Field(
+        default_factory=list,
+        description="names of other resources of the stack whose networks are peered with this one's: their "
+        "address ranges must not overlap (checked: EKS `vpcCidr`, GKE node/pod/service ranges, AKS network ranges "
+        "where set; Generic and existing networks without ranges are not checked)",
+    )
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _provider(cls, value: Any) -> Any:
+        return normalize_provider(value)
+
+    @field_validator("region")
+    @classmethod
+    def _region(cls, value: str) -> str:
+        return check_region(value, cls.provider_name)
+
+    @property
+    def bucket_region(self) -> str:
+        """Where the bucket is: the storage region, which defaults to the resource's."""
+        return self.storage.region or self.region
+
+    @model_validator(mode="after")
+    def _scheduler_plugins_matches_the_cluster(self) -> ResourceSpec:
+        # scheduler-plugins ships a kube-scheduler built for one Kubernetes minor, and a
+        # scheduler must not be newer than the API server nor a minor behind: the chart is
+        # picked by the cluster's own minor, and a minor without one is refused.
+        cluster = getattr(self, "cluster", None)
+        if self.addons.kuberay.batch_scheduler == "scheduler-plugins" and cluster is not None:
+            minor = minor_of(cluster.kubernetes_version)
+            if minor not in SCHEDULER_PLUGINS_CHARTS:
+                raise fail(
+                    "kuberay",
+                    "scheduler-plugins has a chart for Kubernetes {k} only (its kube-scheduler must match the "
+                    "cluster's minor), but the cluster runs {m}; use Kubernetes {k} or another batchScheduler",
+                    k=", ".join(SCHEDULER_PLUGINS_CHARTS),
+                    m=minor,
+                    at="addons.kuberay.batchScheduler",
+                )
+        return self
+
+    # The clusters this program builds that enforce NetworkPolicy: every AKS cluster runs a
+    # policy engine (config/aks.py); EKS and GKE get none from this program.
+    ENFORCES_NETWORK_POLICY: ClassVar[bool] = False
+
+    @model_validator(mode="after")
+    def _network_policy_enforced(self) -> ResourceSpec:
+        if (
+            self.addons.kuberay.network_policy
+            and getattr(self, "cluster", None) is not None
+            and not self.ENFORCES_NETWORK_POLICY
+        ):
+            raise fail(
+                "kuberay",
+                "the {p} cluster this program builds enforces no NetworkPolicy (no network policy engine is "
+                "enabled on it), so the policies KubeRay would create would be inert; use it on an AKS cluster "
+                "or a Generic cluster that enforces NetworkPolicy",
+                p=self.provider_name,
+                at="addons.kuberay.networkPolicy",
+            )
+        return self
+
+    # The providers whose History Server identity the program wires (components/*/history.py).
+    HISTORY_SERVER_PROVIDERS: ClassVar[tuple[str, ...]] = ("GCP",)
+
+    @model_validator(mode="after")
+    def _history_server_storage(self) -> ResourceSpec:
+        if self.addons.kuberay.history_server and self.provider_name not in self.HISTORY_SERVER_PROVIDERS:
+            raise fail(
+                "kuberay",
+                "the History Server reads the resource's bucket with a cloud identity of its own, which this "
+                "program creates on {s} resources only (not {p}); turn historyServer off here",
+                s=", ".join(self.HISTORY_SERVER_PROVIDERS),
+                p=self.provider_name,
+                at="addons.kuberay.historyServer",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _gpu_pool_for_the_gpu_smoke_test(self) -> ResourceSpec:
+        if not self.addons.kuberay.gpu_smoke_test:
+            return self
+        cluster = getattr(self, "cluster", None)
+        if cluster is None or not [p for p in cluster.node_pools if p.gpu is not None]:
+            raise fail(
+                "kuberay",
+                "gpuSmokeTest needs a GPU pool of this program's cluster (its labels and taints are what the job "
+                "targets): add a pool with `gpu`, or drop gpuSmokeTest",
+                at="addons.kuberay.gpuSmokeTest",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _kueue_quota(self) -> ResourceSpec:
+        """A Kueue quota left out must be one the pools can size."""
+        kuberay = self.addons.kuberay
+        if kuberay.queue_quota is not None and getattr(self, "cluster", None) is not None:
+            raise fail(
+                "kuberay",
+                "the Kueue quotas of a cluster this program builds come from its pools (one ResourceFlavor per "
+                "worker pool, sized at its maxCount): drop queueQuota and set the pools' maxCount instead",
+                at="addons.kuberay.queueQuota",
+            )
+        if kuberay.batch_scheduler != "kueue" or kuberay.queue_quota is not None:
+            return self
+        cluster = getattr(self, "cluster", None)
+        if cluster is None:
+            raise fail(
+                "kuberay",
+                "a Generic cluster's pools are unknown to this program: set addons.kuberay.queueQuota "
+                "(cpu, memoryGi, gpu) to size the Kueue ClusterQueue",
+                at="addons.kuberay.queueQuota",
+            )
+        pools_quota(self.provider_name, cluster.node_pools)
+        return self
+
+
+def pools_quota(provider: str, pools: Sequence[NodePoolSpec]) -> QueueQuotaSpec:
+    """Kueue admits Ray jobs against a ClusterQueue's quota: by default the sum of the
+    worker pools at their maxCount (the system pool runs no Ray pods: it is untainted
+    but the pools' taints are what Ray pods tolerate)."""
+    # Sizes as sold (the spec has already rejected pools whose size is unknown).
+    sizes = [(p.node_size(provider), p.max_count) for p in pools]
+    totals = {
+        "cpu": max(1, sum(cpu * count for (cpu, _, _), count in sizes)),
+        "memory_gi": max(1, math.floor(sum(memory * count for (_, memory, _), count in sizes))),
+        "gpu": sum(gpus * count for (_, _, gpus), count in sizes),
+    }
+    try:
+        return QueueQuotaSpec(**totals)
+    except ValidationError:
+        # Raised here, pydantic would report the quota's own field (`resources[i].cpu`),
+        # a path that is not in the stack file.
+        limits = f"{QUOTA_LIMITS['cpu']:,} vCPUs, {QUOTA_LIMITS['memory_gi']:,} GiB, {QUOTA_LIMITS['gpu']:,} GPUs"
+        raise fail(
+            "kuberay",
+            "the worker pools at their maxCount add up to {c} vCPUs, {m} GiB and {g} GPUs, more than a "
+            f"Kueue quota this program sets ({limits}): lower the pools' maxCount or set addons.kuberay.queueQuota",
+            c=totals["cpu"],
+            m=totals["memory_gi"],
+            g=totals["gpu"],
+            at="addons.kuberay.queueQuota",
+        ) from None
