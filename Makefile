@@ -20,7 +20,7 @@ UV_HOME := .uv
 # seconds a process). Python writes each module's bytecode on its first import instead.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: plan test lint fmt typecheck-sdk validate schema venv lock uv clean bench mutate
+.PHONY: plan test lint fmt typecheck-sdk validate generate venv lock uv clean bench mutate
 
 venv: $(STAMP)
 
@@ -79,10 +79,11 @@ test: lint
 	$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml
 	$(PY) -m pytest -n $(JOBS) -q
 
-# The stack files' JSON Schema (stacks/stack.schema.json) from the spec's models;
-# tests/config/test_stack_schema.py fails while it is stale.
-schema: $(STAMP)
-	$(PY) -m config.schema --write
+# Every generated file (the stack schema, the config reference, the typed arguments, the
+# policy docs, the pack's message catalogue) from its source: scripts/generate.py lists them.
+# `make test` fails, naming this target, while any is stale (tests/project/test_generated.py).
+generate: $(STAMP)
+	$(PY) scripts/generate.py
 
 # Format check, lint, types (strict, our code; the cloud SDKs untyped: seconds), then the
 # workflows: actionlint (expressions, action inputs, `run:` scripts through shellcheck,

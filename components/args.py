@@ -1,4 +1,4 @@
-"""Generated from config/ by `venv/bin/python -m config.typed_args --write`: do not edit.
+"""Generated from config/ by `make generate`: do not edit.
 
 The typed arguments of `AnyscaleCloud` (components/cloud.py): the stack config's shape as
 TypedDicts. Plain values, except the secrets, which may be Pulumi Outputs. The docstring

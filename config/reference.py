@@ -6,17 +6,12 @@ differ) and its rule. The rule is what the field's metadata enforces (choices, p
 lengths, ranges) followed by the field's `description`, which the spec writes from its
 own constants; so a limit is stated once, where it is checked.
 
-    venv/bin/python -m config.reference --write   # rewrite the tables in docs/configuration.md
-    venv/bin/python -m config.reference --check   # exit 1 if they are stale
-    venv/bin/python -m config.reference           # print them
-
-`--write FILE` and `--check FILE` work on another file. The tables sit between BEGIN and
-END (tests/config/test_config_reference.py fails while they differ from what this module renders).
+`make generate` rewrites the tables (scripts/generate.py), which sit between BEGIN and END;
+`make test` fails while they differ from what this module renders.
 """
 
 from __future__ import annotations
 
-import sys
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,7 +29,7 @@ from config.gke import GcpResource
 from config.stack import MAX_RESOURCES, CloudSpec
 
 DEFAULT_FILE = "docs/configuration.md"
-COMMAND = "venv/bin/python -m config.reference --write"
+COMMAND = "make generate"
 BEGIN = f"<!-- config-reference:begin (generated: {COMMAND}) -->"
 END = "<!-- config-reference:end -->"
 
@@ -331,32 +326,3 @@ def replaced(text: str) -> str:
     if start < 0 or end < start:
         raise ValueError(f"the markers {BEGIN!r} and {END!r} are missing")
     return text[:start] + render() + text[end + len(END) :]
-
-
-def main(argv: list[str]) -> int:
-    if not argv:
-        print(render())
-        return 0
-    if len(argv) > 2 or argv[0] not in ("--write", "--check"):
-        print(f"usage: python -m config.reference [--write|--check [FILE, default {DEFAULT_FILE}]]", file=sys.stderr)
-        return 2
-    path = Path(argv[1]) if len(argv) == 2 else ROOT / DEFAULT_FILE
-    command = COMMAND if len(argv) == 1 else f"{COMMAND} {argv[1]}"
-    try:
-        text = path.read_text(encoding="utf-8")
-        new = replaced(text)
-    except (OSError, ValueError) as error:
-        print(f"error: {path}: {error}", file=sys.stderr)
-        return 2
-    if argv[0] == "--check":
-        if new != text:
-            print(f"{path}: the config reference differs from the spec; run `{command}`", file=sys.stderr)
-            return 1
-        return 0
-    if new != text:
-        path.write_text(new, encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

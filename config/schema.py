@@ -3,9 +3,7 @@ models, so that an editor checks a stack file as it is typed (the `yaml-language
 modeline at the top of each shipped stack names it) and `make test` checks every stack
 against it.
 
-    venv/bin/python -m config.schema --write   # rewrite stacks/stack.schema.json
-    venv/bin/python -m config.schema --check   # exit 1 if it is stale
-    venv/bin/python -m config.schema           # print it
+`make generate` writes it (scripts/generate.py); `make test` fails while it is stale.
 
 The schema holds the structure (keys, types, choices, patterns, lengths, ranges), with each
 field's description for the editor's hover; the rules across fields and resources (name
@@ -15,16 +13,14 @@ collisions, regions per provider, the primary) stay with `preflight validate`.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
-from config.generated import generated_file_main
 from config.secrets import REQUIRED_GENERIC, SECRET_PATHS
 from config.stack import StackSpec
 from config.types import SECRET_JSON_SCHEMA
 
 DEFAULT_FILE = "stacks/stack.schema.json"
-COMMAND = "venv/bin/python -m config.schema --write"
+COMMAND = "make generate"
 NAMESPACE = "anyscale-cloud"
 # Keys of a schema object whose values are maps of names to schemas, not schemas.
 NAME_MAPS = ("properties", "$defs", "patternProperties")
@@ -152,13 +148,3 @@ def schema() -> dict[str, Any]:
 
 def render() -> str:
     return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    return generated_file_main(
-        argv, module="config.schema", default_file=DEFAULT_FILE, what="the stack file schema", render=render
-    )
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -3,8 +3,7 @@ so that the stack config's shape is written once: `AnyscaleCloudArgs` and one Ty
 object of the config, with each field's description as its docstring (the component
 package's schema takes its descriptions from them).
 
-    venv/bin/python -m config.typed_args --write   # rewrite components/args.py
-    venv/bin/python -m config.typed_args --check   # exit 1 if it is stale
+`make generate` writes it (scripts/generate.py); `make test` fails while it is stale.
 
 The source is the stack file's JSON Schema (config/schema.py), read from the models. Keys
 are the models' Python field names: the provider host maps them to the camelCase schema
@@ -23,19 +22,17 @@ from __future__ import annotations
 
 import keyword
 import re
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic.alias_generators import to_snake
 
-from config.generated import generated_file_main
 from config.reference import shown
 from config.schema import NAMESPACE, schema
 from config.types import SECRET_JSON_SCHEMA
 
 DEFAULT_FILE = "components/args.py"
-COMMAND = "venv/bin/python -m config.typed_args --write"
+COMMAND = "make generate"
 RESOURCE_MODELS = ("AzureResource", "AwsResource", "GcpResource", "GenericResource")
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 # The TypedDict of an object field is named after the field (`cluster` -> ClusterConfig,
@@ -331,17 +328,3 @@ def docstring(text: str) -> str:
 
 def render() -> str:
     return Generator(schema()).run()
-
-
-def main(argv: list[str]) -> int:
-    return generated_file_main(
-        argv,
-        module="config.typed_args",
-        default_file=DEFAULT_FILE,
-        what="the component's typed arguments",
-        render=render,
-    )
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

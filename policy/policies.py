@@ -8,7 +8,7 @@ known yet is never a violation by itself. Checks that need a resource option the
 does not pass to policies (replaceOnChanges, retainOnDelete) or the placeholder text of
 a recorded plan run only offline, under `python -m preflight policy`; their descriptions
 say "(offline only)". docs/policies.md is generated from this list
-(`python -m policy.reference --write`).
+(`make generate`).
 """
 
 from __future__ import annotations

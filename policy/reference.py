@@ -22,7 +22,7 @@ from typing import Any
 PACK_DIR = Path(__file__).resolve().parent
 ROOT = PACK_DIR.parent
 DOCS = ROOT / "docs" / "policies.md"
-COMMAND = "venv/bin/python -m policy.reference --write"
+COMMAND = "make generate"
 
 INTRO = f"""\
 # Policies

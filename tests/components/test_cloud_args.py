@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import copy
 import datetime
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +14,6 @@ import pytest
 
 from components.cloud_args import camel, from_config, to_config
 from config import Secret, SpecError, load_spec
-from config.typed_args import main as typed_args_main
 from tests.conftest import TODAY, stack_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,20 +27,6 @@ def config_of(stack: str) -> tuple[Any, Any, Any]:
         values["anyscale-cloud:resources"],
         values.get("anyscale-cloud:secrets"),
     )
-
-
-def test_the_typed_arguments_are_generated_from_the_spec(tmp_path: Path) -> None:
-    assert typed_args_main(["--check"]) == 0
-    stale = tmp_path / "args.py"
-    stale.write_text((ROOT / "components" / "args.py").read_text(encoding="utf-8").replace("tags on the", "tags of"))
-    assert typed_args_main(["--check", str(stale)]) == 1
-
-
-def test_the_check_command_runs_as_documented() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "config.typed_args", "--check"], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def test_the_generated_module_names_every_field_of_the_stack_schema() -> None:

@@ -14,7 +14,7 @@ from config.reference import BEGIN, END, Row, render, rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "configuration.md"
-COMMAND = "venv/bin/python -m config.reference --write"
+COMMAND = "make generate"
 
 
 def doc_block() -> str:
@@ -27,8 +27,7 @@ def test_the_docs_tables_match_the_spec() -> None:
     assert doc_block() == render(), f"docs/configuration.md's config reference differs from config/: run `{COMMAND}`"
 
 
-def test_the_default_file_is_docs_configuration_md() -> None:
-    assert reference.main(["--check"]) == 0
+def test_the_markers_name_make_generate() -> None:
     assert f"<!-- config-reference:begin (generated: {COMMAND}) -->" == BEGIN
 
 
@@ -158,27 +157,11 @@ def test_rows_come_from_metadata_defaults_and_descriptions() -> None:
     ]
 
 
-def test_write_replaces_only_the_block_and_check_fails_until_then(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    doc = tmp_path / "configuration.md"
-    doc.write_text(f"# before\n\n{BEGIN}\n| stale |\n{END}\n\nafter\n", encoding="utf-8")
-    assert reference.main(["--check", str(doc)]) == 1
-    assert f"run `{COMMAND} {doc}`" in capsys.readouterr().err
-    assert reference.main(["--write", str(doc)]) == 0
-    assert doc.read_text(encoding="utf-8") == f"# before\n\n{render()}\n\nafter\n"
-    assert reference.main(["--check", str(doc)]) == 0
+def test_replaced_rewrites_only_the_block() -> None:
+    text = f"# before\n\n{BEGIN}\n| stale |\n{END}\n\nafter\n"
+    assert reference.replaced(text) == f"# before\n\n{render()}\n\nafter\n"
 
 
-def test_missing_markers_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = tmp_path / "configuration.md"
-    doc.write_text("no markers\n", encoding="utf-8")
-    assert reference.main(["--write", str(doc)]) == 2
-    assert "markers" in capsys.readouterr().err
-    assert doc.read_text(encoding="utf-8") == "no markers\n"
-
-
-def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert reference.main(["--write", "a", "b"]) == 2
-    assert reference.main(["--fix"]) == 2
-    assert "default docs/configuration.md" in capsys.readouterr().err
+def test_missing_markers_are_an_error() -> None:
+    with pytest.raises(ValueError, match="markers"):
+        reference.replaced("no markers\n")

@@ -16,7 +16,6 @@ import pytest
 import yaml
 
 from config import load_spec
-from config import schema as stack_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "stacks" / "stack.schema.json"
@@ -44,23 +43,6 @@ def errors(document: Any) -> list[tuple[str, str]]:
 
 def example() -> dict[str, Any]:
     return copy.deepcopy(yaml.safe_load((ROOT / "stacks" / "Pulumi.example.yaml").read_text(encoding="utf-8")))
-
-
-def test_the_schema_file_is_what_the_spec_generates() -> None:
-    assert SCHEMA_FILE.read_text(encoding="utf-8") == stack_schema.render(), (
-        "stacks/stack.schema.json differs from config/: run `venv/bin/python -m config.schema --write`"
-    )
-    assert stack_schema.main(["--check"]) == 0
-
-
-def test_check_reports_a_stale_schema_and_write_fixes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    stale = tmp_path / "stack.schema.json"
-    stale.write_text("{}\n", encoding="utf-8")
-    assert stack_schema.main(["--check", str(stale)]) == 1
-    assert "run `venv/bin/python -m config.schema --write`" in capsys.readouterr().err
-    assert stack_schema.main(["--write", str(stale)]) == 0
-    assert stack_schema.main(["--check", str(stale)]) == 0
-    assert stack_schema.main(["--bogus"]) == 2
 
 
 @pytest.mark.parametrize("path", STACKS, ids=lambda p: p.name)
@@ -170,7 +152,6 @@ def test_make_test_checks_every_stack_with_check_jsonschema() -> None:
     assert target
     command = "$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml"
     assert command in target.group(1)
-    assert re.search(r"^schema:.*\n\t\$\(PY\) -m spec\.schema --write$", makefile, re.MULTILINE)
     # The command as make runs it fails on a misspelt key.
     exe = ROOT / "venv" / "bin" / "check-jsonschema"
     bad = Path(ROOT / "build")

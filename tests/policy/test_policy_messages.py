@@ -24,7 +24,7 @@ what every record and the stack report unchanged. A fault missing from the file 
 nothing. When a message or a rule changes on purpose, regenerate the file and review its
 diff:
 
-    venv/bin/python -m tests.policy.test_policy_messages
+    make generate
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,7 +49,7 @@ from tests.policy.test_policy import multicloud as multicloud_plan
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "policy"
 GOLDEN = FIXTURES / "messages.json"
-REGENERATE = "venv/bin/python -m tests.policy.test_policy_messages"
+REGENERATE = "make generate"
 PACK = runner.load_pack()
 POLICY_LEVELS = {p.name: p.enforcement_level for p in PACK.ALL_POLICIES}
 
@@ -295,11 +294,8 @@ def test_the_catalogue_reaches_every_mandatory_policy():
     )
 
 
-if __name__ == "__main__":
+def render_catalogue() -> str:
+    """The golden's text, from the dev stack's plan recorded afresh (`make generate` writes it)."""
     from tests.conftest import stack_values
 
-    plan = run_program("dev", stack_values("dev"))
-    result = catalogue(plan)
-    GOLDEN.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    count = sum(len(m) for m in result.values())
-    print(f"{GOLDEN.relative_to(ROOT)}: {count} messages of {len(result)} policies", file=sys.stderr)
+    return json.dumps(catalogue(run_program("dev", stack_values("dev"))), indent=1, sort_keys=True) + "\n"
