@@ -105,8 +105,19 @@ fmt: $(STAMP)
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
+# The benchmark (docs/development.md, "Benchmarks"): sizes 4 and 40, 2 runs each, with the
+# Pulumi SDK's floor beside the program; a few minutes. Exit 1 when a target fails.
 bench: $(STAMP)
 	$(PY) scripts/bench_plan.py
+
+# The benchmarks as a smoke, run by CI after `make test` so that they cannot rot: every
+# script at a small size (their figures mean little there). Fails when any of them fails,
+# a generated stack the spec refuses included.
+.PHONY: bench-smoke
+bench-smoke: $(STAMP)
+	$(PY) scripts/bench_plan.py --sizes 4,8 --repeat 1
+	$(PY) scripts/bench_diff.py --count 1000
+	$(PY) scripts/bench_validate.py --count 10
 
 # Mutation testing (docs/development.md, "Mutation testing"), never part of `make test`: mutmut
 # (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)

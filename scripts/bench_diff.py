@@ -5,6 +5,11 @@ parent. The comparison and its text are timed in-process (a plan file of that si
 over the input gate's size cap); each shape must finish within `--limit` seconds.
 
     venv/bin/python scripts/bench_diff.py [--count N] [--limit SECONDS]
+
+`--count 1000` is the smoke (`make bench-smoke`, in CI): about a second in all, it
+checks that every shape still builds, compares and renders. Too small to show quadratic
+work (tests/preflight/test_diff_hostile.py counts the operations for that); the
+default size is the benchmark.
 """
 
 from __future__ import annotations
@@ -108,19 +113,29 @@ def timed(base: Plan, head: Plan) -> float:
     return time.perf_counter() - start
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--count", type=int, default=50_000)
-    parser.add_argument("--limit", type=float, default=30.0, help="seconds each shape may take")
-    args = parser.parse_args()
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--count", type=int, default=50_000, help="resources per plan (default 50,000; smoke: 1000)")
+    p.add_argument("--limit", type=float, default=30.0, help="seconds each shape may take (default 30)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    # One resource is the smallest plan every shape can build (a component alone for the
+    # parent shapes); a limit of 0 would fail every shape.
+    if args.count < 1:
+        parser().error(f"--count must be >= 1 (got {args.count})")
+    if not args.limit > 0:
+        parser().error(f"--limit must be > 0 seconds (got {args.limit})")
     slow = []
     for name, make in SHAPES.items():
         seconds = timed(*make(args.count))
-        print(f"{name}: {args.count:,} resources in {seconds:.1f} s")
+        print(f"{name}: {args.count:,} resources in {seconds:.2f} s")
         if seconds > args.limit:
             slow.append(name)
     if slow:
-        print(f"over {args.limit:.0f} s: {', '.join(slow)}", file=sys.stderr)
+        print(f"over {args.limit:g} s: {', '.join(slow)}", file=sys.stderr)
         return 1
     return 0
 

@@ -1,49 +1,55 @@
-"""The documentation cannot drift: its commands run, its links resolve, the paths it names exist.
+"""The documentation cannot drift: every command it shows exists, the README's quick start
+runs, its links resolve, the paths it names exist.
 
 The pages are README.md and every docs/*.md but the two generated from the code
-(docs/configuration.md, docs/policies.md: their generators and tests own them). README.md is
-read up to its "## Config reference" heading: that tail is the generated reference, checked by
-tests/config/test_config_reference.py, until it moves to docs/configuration.md.
+(docs/configuration.md, docs/policies.md: their generators and tests own them).
 
 Commands. Every fenced block whose language is `sh`, `bash`, `shell` or `console` holds
 commands (in a `console` block, the lines after a `$ ` prompt; `> ` lines continue them).
-Each page with commands is one test: its blocks run in order, in one bash, in one fresh copy
-of the repository (the files `git ls-files` lists, as they are in the working tree; ./venv a
-symlink to the real venv; ../shared beside the copy a symlink to the real ../shared when there
-is one; committed as `main` with an `origin/main` ref, so that `scripts/plan_all.sh
-origin/main ...` has a base), from its root, as a reader following the page runs them. So a
-block may use what an earlier block of the same page wrote (build/...), never what another
-page wrote. The rules:
+Comment lines are skipped, a trailing `\\` continues a command on the next line, and a
+here-document (`<<'EOF'` ... `EOF`) belongs to the command that opens it.
 
-- A command runs and must exit 0, or N when its line ends with `# exit N`.
 - A command that needs the cloud, a cluster, a login or the network is marked, with the
   reason: a trailing `# needs: <reason>`, or `# needs: <reason>` as the block's first line,
   which marks every command of the block (a walkthrough against the cloud: variables, loops,
-  several tools). Marked commands are not run.
-- An unmarked command whose first word needs the cloud or the network (ONLINE below:
-  `pulumi`, `az`, `aws`, `gcloud`, `kubectl`, `helm`, `curl`, ...) fails the suite: mark it.
-- A command that runs may hold no `<placeholder>`: use a real value, or mark it.
-- Some commands only make sense at full length (loops, hours of mutants, this very suite):
-  the test runs them with smaller arguments, or as a dry run, by the table SUBSTITUTIONS
-  below (shown command -> what runs, and why). `make test` runs as `make -n test`, `bash
-  .ci/run` as `bash -n .ci/run`, `make lock`, `make mutate ...` and `make typecheck-sdk` as
-  `make -n ...`, `make bench` at sizes 1 and 2 once, `scripts/bench_diff.py` at 500 resources, `scripts/clean_exit.py --runs N` with
-  `--runs 1`, `HYPOTHESIS_PROFILE=thorough` as the `ci` profile. A table entry no page uses
-  fails the suite.
-- `make` runs with `-o venv/.installed` (a `make` first on PATH adds it, for the `make`
-  calls of scripts too): the copy's files are newer than the real venv's stamp, and the
-  Makefile would otherwise reinstall the lock into the shared venv. So `make venv` installs
-  nothing here. The test also fails if the venv's stamp changes.
+  several tools). An unmarked command whose first word needs the cloud or the network
+  (docs_blocks.ONLINE: `pulumi`, `az`, `aws`, `gcloud`, `kubectl`, `helm`, `curl`, ...)
+  fails the suite: mark it.
+- An unmarked command holds no `<placeholder>`: a reader can run it as shown. Use a real
+  value, or mark it.
+- Every command of every page, marked or not, names only what exists; checked without
+  running it (tests/project/docs_commands.py): a `make ...` is one `make -n` accepts (its
+  targets and variables; `-o venv/.installed`, so the dry run plans no reinstall);
+  `venv/bin/python -m <module>` names a module of the repository (with a __main__.py for a
+  package) or of the venv; `python -m preflight <verb> ...` names one of preflight's verbs, and the verb's
+  own argparse parser accepts the arguments (parsed, not run); any other `--flag` given to a
+  module or script of the repository is spelt in its source; `venv/bin/python scripts/x.py`,
+  `scripts/x.sh`, `bash x`, `.ci/run` name a file of the repository (executable when run by
+  its path; a shell script must pass `bash -n`); `venv/bin/<tool>` is in the venv or pinned
+  in a requirements*.txt lock (mutmut: `make mutate` installs it); every argument that is a
+  path in the repository exists, unless a command of the page writes it (`>`, `cp`, `mv`).
+  An unmarked command's other programs are bash builtins or on PATH; a marked command's are
+  outside the repository and not looked for, nor are scripts outside it (../shared).
 - A `make`, `venv/bin/...`, `scripts/...`, `bash ...` or `.ci/...` command quoted inline in
   a page's text (a code span with a space) must be one a block shows (a `<placeholder>` in
-  the quote matches any word), so that a command quoted in prose is run or marked too.
-- Comment lines are skipped, a trailing `\\` continues a command on the next line, and a
-  here-document (`<<'EOF'` ... `EOF`) belongs to the command that opens it.
+  the quote matches any word), so that a command quoted in prose is checked too.
 
-Under `make test` Python writes bytecode as usual (the Makefile unexports
-PYTHONDONTWRITEBYTECODE; `__pycache__` is ignored by git); run outside `make` where
-PYTHONDONTWRITEBYTECODE is set, the pages write it under a PYTHONPYCACHEPREFIX of the
-session instead: otherwise every plan compiles the provider SDKs again.
+The README's quick start (its `## Quick start...` section) is the one part that runs, end to
+end, as a new reader follows it: its unmarked commands in order, in one bash, in one fresh
+copy of the repository (the files `git ls-files` lists, as they are in the working tree;
+./venv a symlink to the real venv; ../shared beside the copy a symlink to the real ../shared
+when there is one; committed as `main` with an `origin/main` ref), from its root. Each
+command must exit 0, or N when its line ends with `# exit N`. `make` runs with `-o
+venv/.installed` (a `make` first on PATH adds it): the copy's files are newer than the real
+venv's stamp, and the Makefile would otherwise reinstall the lock into the shared venv; the
+test also fails if the venv's stamp changes. A command too long for the suite (`make test`:
+this suite) would run by the table SUBSTITUTIONS (shown command -> what runs, and why); it is
+empty while the quick start needs none, and an entry the quick start does not use fails.
+Where PYTHONDONTWRITEBYTECODE is set, the quick start writes bytecode under a
+PYTHONPYCACHEPREFIX of the session instead: otherwise every plan compiles the provider SDKs.
+
+How long the docs' other commands take is not this suite's business: `make bench` and the
+scripts in docs/development.md measure against targets.
 
 Links and paths. Every fence names its language (a bare fence could hide a command). Every
 relative markdown link must reach a file, and its `#anchor` a heading of that page (GitHub's
@@ -52,7 +58,8 @@ the repository (no space, a `/`, its first part a top-level entry of the reposit
 exist (a `<placeholder>` or `*` in it matches anything). README.md's map links every page of
 docs/.
 
-`venv/bin/python -m tests.project.test_readme_commands` lists, per page, what runs and what does not.
+`venv/bin/python -m tests.project.test_readme_commands` lists, per page, what runs and what is
+only checked.
 """
 
 from __future__ import annotations
@@ -62,45 +69,37 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.project.docs_blocks import (
+    PLACEHOLDER,
+    Command,
+    Page,
+    anchors,
+    code_part,
+    code_spans,
+    links,
+    parse,
+    slug,
+)
+from tests.project.docs_commands import (
+    STAMP,
+    missing,
+    repository_path_exists,
+    shell_env,
+    tracked_tops,
+    written_files,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 # Generated from the code by other modules: not read here, and links into them not checked.
 GENERATED = frozenset({"docs/configuration.md", "docs/policies.md"})
-# README.md from this heading on is the generated config reference (tests/config/test_config_reference.py).
-README_TAIL = "\n## Config reference\n"
-
-SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console"})
-# First words of commands that need a cloud account, a cluster or the network.
-ONLINE = frozenset(
-    {
-        "pulumi",
-        "az",
-        "aws",
-        "gcloud",
-        "gsutil",
-        "kubectl",
-        "helm",
-        "kubelogin",
-        "gke-gcloud-auth-plugin",
-        "curl",
-        "wget",
-    }
-)
-NEEDS_MARK = re.compile(r"(?:^|\s)#\s*needs:\s*(\S.*?)\s*$")
-BLOCK_NEEDS_MARK = re.compile(r"^#\s*needs:\s*(\S.*?)\s*$")
-EXIT_MARK = re.compile(r"#\s*exit\s+(\d+)\s*$")
-PLACEHOLDER = re.compile(r"(?<![<\w])<[A-Za-z][\w.-]*>")
-FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)")
-HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")
-ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=\S*$")
-PAGE_TIMEOUT_S = 1200  # a whole page; plans take seconds each on a quiet machine
-STAMP = "venv/.installed"
+QUICK_START = "Quick start"  # README.md's section that runs: the `## ` heading starting so
+QUICK_START_TIMEOUT_S = 600  # a handful of plans, seconds each on a quiet machine
 
 
 @dataclass(frozen=True)
@@ -110,227 +109,44 @@ class Substitution:
     why: str
 
 
-SUBSTITUTIONS = (
-    Substitution(r"make test", "make -n test", "it is this suite: the dry run checks the target"),
-    Substitution(r"bash \.ci/run", "bash -n .ci/run", "it runs this suite: the script must parse"),
-    Substitution(r"make lock( UPGRADE=1)?", r"make -n lock\1", "resolves every lock against PyPI and rewrites them"),
-    Substitution(r"make mutate((?: \S+)*)", r"make -n mutate\1", "an hour of mutants: the dry run checks the target"),
-    Substitution(r"make typecheck-sdk", "make -n typecheck-sdk", "about 15 minutes cold"),
-    Substitution(r"make bench", "venv/bin/python scripts/bench_plan.py --sizes 1,2 --repeat 1", "a minute at 4 and 40"),
-    Substitution(
-        r"venv/bin/python scripts/bench_diff\.py",
-        "venv/bin/python scripts/bench_diff.py --count 500",
-        "five diffs of 50,000 resources take a minute",
-    ),
-    Substitution(
-        r"(venv/bin/python scripts/clean_exit\.py) --runs \d+", r"\1 --runs 1", "a loop: one run is enough here"
-    ),
-    Substitution(
-        r"HYPOTHESIS_PROFILE=thorough (.+)", r"HYPOTHESIS_PROFILE=ci \1", "2,000 examples a property take minutes"
-    ),
-)
+# Quick-start commands that would not finish in a test (e.g. `make test` -> `make -n test`:
+# it is this suite). None today.
+SUBSTITUTIONS: tuple[Substitution, ...] = ()
 
 
-@dataclass(frozen=True)
-class Command:
-    line: int  # 1-based line of the page where the command starts
-    shown: str  # the command as the page shows it (continuations joined, here-document included)
-    run: str  # what the test runs: `shown`, or its substitute
-    expected: int  # exit status
-    why: str = ""  # the substitution's reason, if any
-
-
-@dataclass(frozen=True)
-class Marked:
-    line: int
-    shown: str
-    reason: str  # the `# needs:` reason
-
-
-@dataclass
-class Block:
-    line: int  # the opening fence's line
-    heading: str  # the nearest heading above it
-    commands: list[Command] = field(default_factory=list)  # the ones that run
-    marked: list[Marked] = field(default_factory=list)  # the ones marked `# needs:`
-    unmarked_online: list[tuple[int, str]] = field(default_factory=list)  # errors: cloud commands without a mark
-
-
-@dataclass
-class Page:
-    name: str  # relative to ROOT, e.g. docs/reviewing.md
-    text: str  # what this module reads of it
-    blocks: list[Block] = field(default_factory=list)
-    bare_fences: list[int] = field(default_factory=list)  # lines of fences without a language
-
-    @property
-    def commands(self) -> list[Command]:
-        return [c for b in self.blocks for c in b.commands]
-
-
-def code_part(text: str) -> str:
-    """The command's first line without its trailing comment (a ` #` outside quotes, roughly)."""
-    return re.split(r"\s#", text.split("\n", 1)[0], maxsplit=1)[0].strip()
-
-
-def first_word(text: str) -> str:
-    """The command's program: its first word after any `VAR=value` assignments."""
-    words = code_part(text).split()
-    while words and ENV_ASSIGNMENT.match(words[0]):
-        words.pop(0)
-    return words[0] if words else ""
-
-
-def substitute(text: str) -> tuple[str, str]:
-    """(what runs, why) for a shown command: itself, or its entry of SUBSTITUTIONS."""
+def substitute(text: str, table: tuple[Substitution, ...] = SUBSTITUTIONS) -> tuple[str, str]:
+    """(what runs, why) for a shown command: itself, or its entry of the table."""
     code = code_part(text)
-    for entry in SUBSTITUTIONS:
+    for entry in table:
         if re.fullmatch(entry.shown, code):
             return re.sub(entry.shown, entry.run, code), entry.why
     return text, ""
 
 
-def logical_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Join `\\` continuations and here-documents; drop blank and comment lines."""
-    out: list[tuple[int, str]] = []
-    pending: tuple[int, str] | None = None
-    rows = iter(lines)
-    for number, raw in rows:
-        text = raw.strip()
-        if pending is None and (not text or text.startswith("#")):
-            continue
-        start, sofar = pending if pending is not None else (number, "")
-        if text.endswith("\\"):
-            pending = (start, sofar + text[:-1].rstrip() + " ")
-            continue
-        pending = None
-        command = sofar + text
-        heredoc = HEREDOC.search(code_part(command))
-        if heredoc:
-            body = []
-            for _, raw_body in rows:
-                body.append(raw_body.rstrip("\n"))
-                if raw_body.strip() == heredoc.group(2):
-                    break
-            command = "\n".join([command, *body])
-        out.append((start, command))
-    if pending is not None:
-        out.append((pending[0], pending[1].rstrip()))
-    return out
+# --- the pages ------------------------------------------------------------------------------
 
 
-def console_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The commands of a console session: `$ ` lines, continued by `> ` lines; output dropped."""
-    picked: list[tuple[int, str]] = []
-    inside = False
-    for number, raw in lines:
-        text = raw.strip()
-        if text.startswith("$ "):
-            picked.append((number, text[2:]))
-            inside = True
-        elif inside and (text.startswith("> ") or text == ">"):
-            picked.append((number, text[2:]))
-        else:
-            inside = False
-    return logical_lines(picked)
+def read_page(name: str) -> str:
+    return (ROOT / name).read_text(encoding="utf-8")
 
 
-def make_block(opening: int, heading: str, language: str, body: list[tuple[int, str]]) -> Block:
-    block = Block(opening, heading)
-    first = next((raw.strip() for _, raw in body if raw.strip()), "")
-    whole = BLOCK_NEEDS_MARK.match(first)
-    for start, text in console_lines(body) if language == "console" else logical_lines(body):
-        found = whole or NEEDS_MARK.search(text.split("\n", 1)[0])
-        if found:
-            block.marked.append(Marked(start, text, found.group(1)))
-            continue
-        if first_word(text) in ONLINE:
-            block.unmarked_online.append((start, text))
-            continue
-        run, why = substitute(text)
-        status = EXIT_MARK.search(text.split("\n", 1)[0])
-        block.commands.append(Command(start, text, run, int(status.group(1)) if status else 0, why))
-    return block
+def page_names() -> list[str]:
+    docs = sorted(p.relative_to(ROOT).as_posix() for p in DOCS.glob("*.md"))
+    return ["README.md", *(d for d in docs if d not in GENERATED)]
 
 
-def parse(markdown: str, name: str = "<text>") -> Page:
-    """A page's shell blocks, their commands split into run / marked, and its bare fences."""
-    page = Page(name, markdown)
-    heading = "top"
-    body: list[tuple[int, str]] | None = None  # lines of the shell block being read
-    opening, indent, language = 0, 0, ""
-    in_other_fence = False
-    for number, raw in enumerate(markdown.splitlines(), start=1):
-        fence = FENCE.match(raw)
-        if body is not None:
-            if fence and not fence.group(2):
-                page.blocks.append(make_block(opening, heading, language, body))
-                body = None
-            else:
-                body.append((number, raw[indent:] if not raw[:indent].strip() else raw.lstrip()))
-            continue
-        if in_other_fence:
-            in_other_fence = not fence
-            continue
-        if fence:
-            language = fence.group(2).lower()
-            if not language:
-                page.bare_fences.append(number)
-            if language in SHELL_LANGUAGES:
-                body, opening, indent = [], number, len(fence.group(1))
-            else:
-                in_other_fence = True
-            continue
-        if raw.startswith("#"):
-            heading = raw.lstrip("#").strip()
-    return page
+PAGES = [parse(read_page(name), name) for name in page_names()]
 
 
-def prose(markdown: str) -> str:
-    """The text outside fenced blocks (fence lines blanked, so line numbers stay)."""
-    out, inside = [], False
-    for raw in markdown.splitlines():
-        if FENCE.match(raw):
-            inside = not inside
-            out.append("")
-        else:
-            out.append("" if inside else raw)
-    return "\n".join(out)
+def quick_start(page: Page) -> list[Command]:
+    """The commands that run: the unmarked ones of the page's quick-start section."""
+    return [c for b in page.blocks if b.section.startswith(QUICK_START) for c in b.commands if not c.needs]
 
 
-def code_spans(markdown: str) -> list[str]:
-    return [m.group(2).strip() for m in re.finditer(r"(`+)(.+?)\1", prose(markdown))]
+QUICK_START_COMMANDS = quick_start(PAGES[0])
 
 
-# --- links and headings ---------------------------------------------------------------------
-
-
-def slug(heading: str) -> str:
-    """GitHub's anchor for a heading: lowercase, punctuation dropped, spaces made hyphens."""
-    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return text.replace(" ", "-")
-
-
-def anchors(markdown: str) -> set[str]:
-    seen: dict[str, int] = {}
-    out = set()
-    for line in prose(markdown).splitlines():
-        match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if not match:
-            continue
-        base = slug(match.group(1))
-        count = seen.get(base, 0)
-        seen[base] = count + 1
-        out.add(base if count == 0 else f"{base}-{count}")
-    return out
-
-
-LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
-
-
-def links(markdown: str) -> list[str]:
-    text = re.sub(r"(`+).+?\1", "", prose(markdown))  # not inside code spans
-    return LINK.findall(text)
+# --- links and paths ------------------------------------------------------------------------
 
 
 def broken_links(name: str, markdown: str) -> list[str]:
@@ -351,33 +167,19 @@ def broken_links(name: str, markdown: str) -> list[str]:
     return problems
 
 
-# --- paths ----------------------------------------------------------------------------------
-
 # Paths the docs name that the tools create: not in a checkout.
 CREATED = frozenset({"policy/venv"})
 
 
-def top_level() -> set[str]:
-    try:
-        listed = git("ls-files", cwd=ROOT).splitlines()
-    except (OSError, subprocess.CalledProcessError):
-        return {p.name for p in ROOT.iterdir()}
-    return {name.split("/", 1)[0] for name in listed}
-
-
-def missing_paths(name: str, markdown: str, tops: set[str]) -> list[str]:
+def missing_paths(name: str, markdown: str, tops: frozenset[str]) -> list[str]:
     problems = []
     for span in code_spans(markdown):
         if " " in span or "/" not in span or span.split("/", 1)[0] not in tops or span.rstrip("/") in CREATED:
             continue
-        pattern = PLACEHOLDER.sub("*", span).replace("...", "*").rstrip("/")
-        found = any(ROOT.glob(pattern)) if any(c in pattern for c in "*?[") else (ROOT / pattern).exists()
-        if not found:
+        if not repository_path_exists(span):
             problems.append(f"{name}: `{span}` is not a path in the repository")
     return problems
 
-
-# --- commands quoted in the text ------------------------------------------------------------
 
 QUOTED_COMMAND = re.compile(r"^(make |venv/bin/|scripts/|bash |\.ci/)\S*\s")
 
@@ -392,40 +194,28 @@ def shown_anywhere(quote: str, shown: list[str]) -> bool:
     return any(pattern.match(code_part(text)) for text in shown)
 
 
-# --- the pages ------------------------------------------------------------------------------
+def page_problems(page: Page) -> list[str]:
+    """Every command of the page that names something missing (docs_commands)."""
+    created = written_files(page.commands)
+    return [f"{page.name}:{c.line}: {code_part(c.shown)}\n    {p}" for c in page.commands for p in missing(c, created)]
 
 
-def read_page(name: str) -> str:
-    text = (ROOT / name).read_text(encoding="utf-8")
-    if name == "README.md" and README_TAIL in text:
-        text = text[: text.index(README_TAIL) + 1]
-    return text
-
-
-def page_names() -> list[str]:
-    docs = sorted(p.relative_to(ROOT).as_posix() for p in DOCS.glob("*.md"))
-    return ["README.md", *(d for d in docs if d not in GENERATED)]
-
-
-PAGES = [parse(read_page(name), name) for name in page_names()]
-RUNNABLE = [p for p in PAGES if p.commands]
-
-
-# --- running a page -------------------------------------------------------------------------
+# --- running the quick start ----------------------------------------------------------------
 
 
 def script(commands: list[Command], source: str) -> str:
-    """One bash script: each command, then a check of its exit status."""
+    """One bash script: each command (or its substitute), then a check of its exit status."""
     parts = ["set -o pipefail"]
     for command in commands:
+        run, _ = substitute(command.shown)
         where = f"{source}:{command.line}"
-        shown = command.run if command.run == command.shown else f"{command.run}   (shown: {code_part(command.shown)})"
+        shown = run if run == command.shown else f"{run}   (shown: {code_part(command.shown)})"
         parts.append(f"printf '%s\\n' {shell_quote('$ ' + shown + '   (' + where + ')')}")
-        parts.append(command.run)
+        parts.append(run)
         parts.append(
             f'rc=$?; if [ "$rc" -ne {command.expected} ]; then '
             f"printf '%s exited %s, expected {command.expected}: %s\\n' {shell_quote(where)} \"$rc\" "
-            f"{shell_quote(command.run)} >&2; exit 97; fi"
+            f"{shell_quote(run)} >&2; exit 97; fi"
         )
     return "\n".join(parts) + "\n"
 
@@ -446,13 +236,10 @@ def run_commands(commands: list[Command], workdir: Path, env: dict[str, str], so
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        timeout=PAGE_TIMEOUT_S,
+        timeout=QUICK_START_TIMEOUT_S,
         check=False,
     )
     return proc.returncode, proc.stdout
-
-
-# --- the copy of the repository -----------------------------------------------------------
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -480,6 +267,7 @@ def copy_repository(target: Path) -> Path:
     shared = ROOT.parent / "shared"
     if shared.is_dir():
         (target / "shared").symlink_to(shared.resolve(), target_is_directory=True)
+    # A commit and an origin/main, so that a command reading git history (plan_all.sh) has a base.
     git("init", "-q", "-b", "main", cwd=repo)
     git("add", "-A", cwd=repo)
     git("commit", "-q", "--no-verify", "-m", "docs test copy", cwd=repo)
@@ -488,7 +276,7 @@ def copy_repository(target: Path) -> Path:
 
 
 def make_shim(directory: Path) -> Path:
-    """A `make` that never rebuilds the venv stamp; first on PATH for the page."""
+    """A `make` that never rebuilds the venv stamp; first on PATH for the quick start."""
     real = shutil.which("make")
     if real is None:
         pytest.fail("`make` is not installed: the documented commands use it")
@@ -497,15 +285,6 @@ def make_shim(directory: Path) -> Path:
     shim.write_text(f'#!/bin/sh\nexec {shell_quote(real)} -o {STAMP} "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     return directory
-
-
-# What an outer `make` (the suite runs under `make test`) exports to its children: a
-# documented command runs as a reader runs it, from a shell, not as a sub-make.
-MAKE_VARIABLES = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR")
-
-
-def shell_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in MAKE_VARIABLES}
 
 
 def block_env(bin_dir: Path, pycache: Path) -> dict[str, str]:
@@ -519,13 +298,6 @@ def block_env(bin_dir: Path, pycache: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def pycache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # one for all workers
-    return shared / "readme-pycache"
-
-
 def stamp_mtime() -> float | None:
     stamp = (ROOT / "venv").resolve() / ".installed"
     return stamp.stat().st_mtime if stamp.exists() else None
@@ -535,17 +307,18 @@ def stamp_mtime() -> float | None:
 
 
 def test_the_commands_are_found() -> None:
-    """The extraction finds the blocks: a parser that found nothing would pass everything."""
-    run = [c.shown for p in PAGES for c in p.commands]
-    substituted = [c.shown for p in PAGES for c in p.commands if c.run != c.shown]
-    marked = [m.shown for p in PAGES for b in p.blocks for m in b.marked]
+    """The extraction finds the blocks and the quick start: a parser that found nothing would pass everything."""
+    shown = [code_part(c.shown) for p in PAGES for c in p.commands]
+    marked = [code_part(c.shown) for p in PAGES for c in p.commands if c.needs]
     assert {"README.md", "docs/deploying.md", "docs/reviewing.md", "docs/development.md"} <= {p.name for p in PAGES}
     assert sum(len(p.blocks) for p in PAGES) >= 20
-    assert any(re.match(r"make plan\b", text) for text in run)
-    assert any(text.startswith("venv/bin/python -m preflight diff ") for text in run)
-    assert any(text.startswith("scripts/plan_all.sh ") for text in run)
+    assert any(text.startswith("venv/bin/python -m preflight diff ") for text in shown)
+    assert any(text.startswith("scripts/plan_all.sh ") for text in shown)
     assert any(text.startswith("pulumi up") for text in marked)
-    assert any(re.match(r"make test\b", text) for text in substituted)
+    assert any(re.match(r"make test\b", text) for text in shown)
+    run = [code_part(c.shown) for c in QUICK_START_COMMANDS]
+    assert "make plan STACK=dev" in run, f"README.md has no `## {QUICK_START}` section that plans the dev stack"
+    assert any(text.startswith("venv/bin/python -m preflight diff ") for text in run)
 
 
 def test_every_cloud_command_is_marked() -> None:
@@ -556,25 +329,37 @@ def test_every_cloud_command_is_marked() -> None:
     )
 
 
-def test_no_command_that_runs_is_a_template() -> None:
-    templates = [f"{p.name}:{c.line}: {c.shown}" for p in PAGES for c in p.commands if PLACEHOLDER.search(c.run)]
+def test_no_unmarked_command_is_a_template() -> None:
+    # The whole command but its trailing comment: a here-document's body counts.
+    templates = [
+        f"{p.name}:{c.line}: {c.shown}"
+        for p in PAGES
+        for c in p.commands
+        if not c.needs and PLACEHOLDER.search("\n".join([code_part(c.shown), *c.shown.split("\n")[1:]]))
+    ]
     assert not templates, (
         "these commands hold a <placeholder>: use a real value, or mark the line "
         "`# needs: <reason>` if it needs the real cloud:\n" + "\n".join(templates)
     )
 
 
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_every_command_shown_exists(page: Page) -> None:
+    problems = page_problems(page)
+    assert not problems, "these commands name what does not exist:\n" + "\n".join(problems)
+
+
 def test_every_substitution_is_used() -> None:
-    shown = [code_part(c.shown) for p in PAGES for c in p.commands]
+    shown = [code_part(c.shown) for c in QUICK_START_COMMANDS]
     unused = [s.shown for s in SUBSTITUTIONS if not any(re.fullmatch(s.shown, text) for text in shown)]
-    assert not unused, f"SUBSTITUTIONS entries no page shows (remove them): {unused}"
+    assert not unused, f"SUBSTITUTIONS entries the quick start does not show (remove them): {unused}"
 
 
 def test_commands_quoted_in_the_text_are_shown_in_a_block() -> None:
-    shown = [c for p in PAGES for b in p.blocks for c in [*(x.shown for x in b.commands), *(m.shown for m in b.marked)]]
+    shown = [c.shown for p in PAGES for c in p.commands]
     orphans = [f"{p.name}: `{q}`" for p in PAGES for q in quoted_commands(p.text) if not shown_anywhere(q, shown)]
     assert not orphans, (
-        "these commands are quoted in the text but no block shows them, so nothing runs them: "
+        "these commands are quoted in the text but no block shows them, so nothing checks them: "
         "add them to a block (or mark them there):\n" + "\n".join(orphans)
     )
 
@@ -590,8 +375,7 @@ def test_every_relative_link_resolves() -> None:
 
 
 def test_every_repository_path_named_exists() -> None:
-    tops = top_level()
-    problems = [problem for p in PAGES for problem in missing_paths(p.name, p.text, tops)]
+    problems = [problem for p in PAGES for problem in missing_paths(p.name, p.text, tracked_tops())]
     assert not problems, "\n".join(problems)
 
 
@@ -601,15 +385,14 @@ def test_the_readme_maps_every_page_of_docs() -> None:
     assert not {p for p in pages if p.resolve() not in linked}, "README.md's map misses a page of docs/"
 
 
-@pytest.mark.parametrize("page", RUNNABLE, ids=[p.name for p in RUNNABLE])
-def test_the_commands_of_a_page_run(page: Page, tmp_path: Path, pycache: Path) -> None:
+def test_the_quick_start_runs(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     repo = copy_repository(tmp_path)
-    env = block_env(make_shim(tmp_path / "bin"), pycache)
+    env = block_env(make_shim(tmp_path / "bin"), tmp_path_factory.getbasetemp() / "readme-pycache")
     before = stamp_mtime()
-    status, output = run_commands(page.commands, repo, env, page.name)
-    assert status == 0, f"a command of {page.name} failed:\n{output[-6000:]}"
-    assert "installing the lock" not in output, "a documented command reinstalled the venv"
-    assert stamp_mtime() == before, "a documented command touched the venv's install stamp"
+    status, output = run_commands(QUICK_START_COMMANDS, repo, env, "README.md")
+    assert status == 0, f"a command of README.md's quick start failed:\n{output[-6000:]}"
+    assert "installing the lock" not in output, "a quick-start command reinstalled the venv"
+    assert stamp_mtime() == before, "a quick-start command touched the venv's install stamp"
 
 
 # --- the harness itself can fail ----------------------------------------------------------
@@ -628,14 +411,15 @@ cat > here.txt <<'EOF'
 EOF
 pulumi up   # needs: a Pulumi login
 some-tool --flag   # needs: the network
-make test
 ```
 
 ```text
-false   # not a shell block: never run
+false   # not a shell block: never read
 ```
 
 ## Broken
+
+### A subsection
 
 ```bash
 sh -c 'exit 0'   # exit 3
@@ -648,21 +432,20 @@ true
 """
 
 
-def test_harness_reads_blocks_marks_substitutions_and_heredocs() -> None:
+def test_harness_reads_blocks_marks_and_heredocs() -> None:
     page = parse(SAMPLE, "SAMPLE")
-    offline, wrong_exit, missing = page.blocks
-    assert offline.heading == "Offline"
-    assert [(c.line, c.run, c.expected) for c in offline.commands] == [
-        (6, "true   # exit 0 by default", 0),
-        (7, "sh -c 'exit 3'   # exit 3", 3),
-        (8, "echo one two > out.txt", 0),
-        (10, "cat > here.txt <<'EOF'\n  # kept: a here-document's lines are its own\nEOF", 0),
-        (15, "make -n test", 0),
+    offline, wrong_exit, missing_file = page.blocks
+    assert offline.section == "Offline"
+    assert [(c.line, c.shown, c.expected, c.needs) for c in offline.commands] == [
+        (6, "true   # exit 0 by default", 0, ""),
+        (7, "sh -c 'exit 3'   # exit 3", 3, ""),
+        (8, "echo one two > out.txt", 0, ""),
+        (10, "cat > here.txt <<'EOF'\n  # kept: a here-document's lines are its own\nEOF", 0, ""),
+        (13, "pulumi up   # needs: a Pulumi login", 0, "a Pulumi login"),
+        (14, "some-tool --flag   # needs: the network", 0, "the network"),
     ]
-    assert offline.commands[-1].shown == "make test"
-    assert [(m.line, m.reason) for m in offline.marked] == [(13, "a Pulumi login"), (14, "the network")]
-    assert (wrong_exit.heading, wrong_exit.commands[0].expected) == ("Broken", 3)
-    assert [c.run for c in missing.commands] == ["cat missing-file.txt", "true"]
+    assert (wrong_exit.section, wrong_exit.commands[0].expected) == ("Broken", 3)  # `###` stays in its section
+    assert [c.shown for c in missing_file.commands] == ["cat missing-file.txt", "true"]
     assert page.bare_fences == []
     assert parse("```\nls\n```\n").bare_fences == [1]
 
@@ -672,33 +455,29 @@ def test_harness_marks_a_whole_block_and_flags_unmarked_cloud_commands() -> None
         "## Deploy\n\n```sh\n# needs: an Azure login\nSUB=$(az account show)\nfor x in a; do\n  echo $x\ndone\n```\n"
     )
     (block,) = parse(walkthrough).blocks
-    assert block.commands == []
-    assert {m.reason for m in block.marked} == {"an Azure login"}
-    assert len(block.marked) == 4
+    assert {c.needs for c in block.commands} == {"an Azure login"}
+    assert len(block.commands) == 4
     # The block mark counts on the first line only; a mark needs its reason.
     (later,) = parse("```sh\ntrue\n# needs: x\nfalse\n```\n").blocks
-    assert [c.run for c in later.commands] == ["true", "false"]
+    assert [(c.shown, c.needs) for c in later.commands] == [("true", ""), ("false", "")]
     (bare,) = parse("```sh\nKUBECONFIG=k kubectl get pods\naz login   # needs:\n```\n").blocks
     assert [text for _, text in bare.unmarked_online] == ["KUBECONFIG=k kubectl get pods", "az login   # needs:"]
 
 
-def test_harness_reads_console_sessions() -> None:
+def test_harness_reads_console_sessions_and_indented_blocks() -> None:
     session = "```console\n$ make plan \\\n>   STACK=dev\noutput line\n$ ls   # exit 2\nmore output\n```\n"
     (block,) = parse(session).blocks
-    assert [(c.line, c.run, c.expected) for c in block.commands] == [
+    assert [(c.line, c.shown, c.expected) for c in block.commands] == [
         (2, "make plan STACK=dev", 0),
         (5, "ls   # exit 2", 2),
     ]
-
-
-def test_harness_reads_an_indented_block() -> None:
     nested = "1. Step:\n\n   ```sh\n   cat > f <<'EOF'\n   a: 1\n   EOF\n   ```\n"
-    (block,) = parse(nested).blocks
-    assert [c.run for c in block.commands] == ["cat > f <<'EOF'\na: 1\nEOF"]
+    (indented,) = parse(nested).blocks
+    assert [c.shown for c in indented.commands] == ["cat > f <<'EOF'\na: 1\nEOF"]
 
 
 def test_harness_fails_on_a_broken_command(tmp_path: Path) -> None:
-    offline, wrong_exit, missing = parse(SAMPLE, "SAMPLE").blocks
+    offline, wrong_exit, missing_file = parse(SAMPLE, "SAMPLE").blocks
     work = tmp_path / "work"
     work.mkdir()
     env = shell_env()
@@ -714,23 +493,23 @@ def test_harness_fails_on_a_broken_command(tmp_path: Path) -> None:
     assert (work / "here.txt").read_text() == "  # kept: a here-document's lines are its own\n"
     status, output = run_commands(wrong_exit.commands, work, env, "SAMPLE")
     assert status == 97
-    assert "SAMPLE:25 exited 0, expected 3: sh -c 'exit 0'   # exit 3" in output
-    status, output = run_commands(missing.commands, work, env, "SAMPLE")
+    assert "SAMPLE:26 exited 0, expected 3: sh -c 'exit 0'   # exit 3" in output
+    status, output = run_commands(missing_file.commands, work, env, "SAMPLE")
     assert status == 97
-    assert "SAMPLE:29 exited 1, expected 0: cat missing-file.txt" in output
-    assert "$ true" not in output  # the page stops at the first failure
+    assert "SAMPLE:30 exited 1, expected 0: cat missing-file.txt" in output
+    assert "$ true" not in output  # the run stops at the first failure
 
 
 def test_harness_substitutes_long_commands() -> None:
-    assert substitute("venv/bin/python scripts/clean_exit.py --runs 50")[0] == (
+    table = (
+        Substitution(r"make test", "make -n test", "this suite"),
+        Substitution(r"(venv/bin/python scripts/clean_exit\.py) --runs \d+", r"\1 --runs 1", "a loop"),
+    )
+    assert substitute("make test   # all of it", table) == ("make -n test", "this suite")
+    assert substitute("venv/bin/python scripts/clean_exit.py --runs 50", table)[0] == (
         "venv/bin/python scripts/clean_exit.py --runs 1"
     )
-    assert substitute("make mutate MUTANTS='policy.rules.*'")[0] == "make -n mutate MUTANTS='policy.rules.*'"
-    assert substitute("make lock UPGRADE=1   # all pins")[0] == "make -n lock UPGRADE=1"
-    assert substitute("HYPOTHESIS_PROFILE=thorough venv/bin/python -m pytest tests/config/test_fuzz.py")[0] == (
-        "HYPOTHESIS_PROFILE=ci venv/bin/python -m pytest tests/config/test_fuzz.py"
-    )
-    assert substitute("make plan STACK=dev") == ("make plan STACK=dev", "")
+    assert substitute("make plan STACK=dev", table) == ("make plan STACK=dev", "")
 
 
 def test_harness_flags_placeholders() -> None:
@@ -764,9 +543,76 @@ def test_harness_checks_links_anchors_and_paths() -> None:
         "README.md: (docs/nothere.md): no file docs/nothere.md",
         "README.md: (docs/platform.md#no-such-heading): no heading #no-such-heading in docs/platform.md",
     ]
-    tops = {"components", "stacks", "policy"}
+    tops = frozenset({"components", "stacks", "policy"})
     spans = "`stacks/Pulumi.<stack>.yaml` `policy/rules/*.py` `policy/venv` `ray.io/v1` `components/nothere.py`"
     assert missing_paths("X.md", spans, tops) == ["X.md: `components/nothere.py` is not a path in the repository"]
+
+
+CHECKED = """## Fine
+
+```sh
+make plan STACK=dev
+make venv
+venv/bin/python -m preflight plan --stack dev --json build/x.json --quiet
+venv/bin/python -m preflight validate --today 2026-12-01 stacks/Pulumi.dev.yaml
+venv/bin/python -m pytest tests/config/test_fuzz.py
+venv/bin/python scripts/clean_exit.py --runs 50
+venv/bin/python scripts/bench_plan.py --help
+scripts/plan_all.sh origin/main build/review && cat build/review/report.md
+cp stacks/Pulumi.dev.yaml stacks/Pulumi.new.yaml
+sed 's/a/b/' stacks/Pulumi.new.yaml > stacks/Pulumi.newer.yaml
+venv/bin/mutmut show x   # needs: a run of make mutate
+bash ../shared/tools/x/setup.sh   # needs: PyPI
+az ad sp show --id x >/dev/null 2>&1 || jq . "$(cat x)"   # needs: a login
+```
+
+## Broken
+
+```sh
+make no-such-target
+venv/bin/python -m preflight plann --stack dev
+venv/bin/python -m preflight plan --stack dev --no-such-flag
+venv/bin/python -m preflight validate --yesterday stacks/Pulumi.dev.yaml
+venv/bin/python -m config.nothere
+venv/bin/python -m nothere_installed
+venv/bin/python scripts/nothere.py
+venv/bin/python scripts/clean_exit.py --walks 3
+scripts/nothere.sh
+venv/bin/nothere
+no-such-program-anywhere --x
+cat stacks/Pulumi.nothere.yaml
+make nothere-either   # needs: it is still looked for
+```
+"""
+
+
+def test_harness_checks_that_commands_exist() -> None:
+    fine, broken = parse(CHECKED, "CHECKED").blocks
+    created = written_files([*fine.commands, *broken.commands])
+    assert {"stacks/Pulumi.new.yaml", "stacks/Pulumi.newer.yaml", "/dev/null"} <= created
+    assert [(c.line, missing(c, created)) for c in fine.commands if missing(c, created)] == []
+    # Each broken command, in the block's order, and what its problem must say.
+    expected = [
+        "No rule to make target 'no-such-target'",
+        "no such verb",
+        "unrecognized arguments: --no-such-flag",
+        "`--yesterday`: not an option of preflight/validate.py",
+        "no such module in the repository",
+        "not installed in the venv",
+        "`scripts/nothere.py`: no such file",
+        "`--walks`: not an option of scripts/clean_exit.py",
+        "`scripts/nothere.sh`: no such file",
+        "`venv/bin/nothere`: not in the venv",
+        "neither a shell builtin nor a program on PATH",
+        "`stacks/Pulumi.nothere.yaml` is not a path in the repository",
+        "No rule to make target 'nothere-either'",
+    ]
+    said = [" ".join(missing(c, created)) for c in broken.commands]
+    assert len(said) == len(expected)
+    wrong = [
+        (c.shown, got, want) for c, got, want in zip(broken.commands, said, expected, strict=True) if want not in got
+    ]
+    assert not wrong, wrong
 
 
 def test_the_make_shim_keeps_the_venv_stamp(tmp_path: Path) -> None:
@@ -789,16 +635,17 @@ def test_the_make_shim_keeps_the_venv_stamp(tmp_path: Path) -> None:
     assert shimmed.stdout == "planned\n"
 
 
-if __name__ == "__main__":  # what would run: python -m tests.project.test_readme_commands
+if __name__ == "__main__":  # python -m tests.project.test_readme_commands: what runs, what is checked
+    running = set(map(id, QUICK_START_COMMANDS))
     for p in PAGES:
         print(p.name)
+        for c in p.commands:
+            run, why = substitute(c.shown) if id(c) in running else (c.shown, "")
+            what = "run    " if id(c) in running else "marked " if c.needs else "checked"
+            extra = f"   [runs: {run}; {why}]" if why else f"   [needs: {c.needs}]" if c.needs else ""
+            status = f"   [exit {c.expected}]" if c.expected else ""
+            print(f"  {what} {c.line}: {code_part(c.shown)}{status}{extra}")
         for b in p.blocks:
-            for c in b.commands:
-                extra = f"   [runs: {c.run}; {c.why}]" if c.why else ""
-                status = f"   [exit {c.expected}]" if c.expected else ""
-                print(f"  run     {c.line}: {code_part(c.shown)}{status}{extra}")
-            for m in b.marked:
-                print(f"  marked  {m.line}: {code_part(m.shown)}   [needs: {m.reason}]")
             for line, text in b.unmarked_online:
                 print(f"  ERROR   {line}: {code_part(text)}   [needs the cloud, not marked]")
     sys.exit(0)
