@@ -17,7 +17,7 @@ from config import SpecError, load_spec
 from preflight import runtime
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
-from tests.policy.test_policy import validate
+from tests.policy.helpers import validate
 
 SUBNET_ID = (
     "/subscriptions/0b1f6471-1bf0-4dda-aec3-111122223333/resourceGroups/rg-hub"
@@ -573,7 +573,7 @@ def test_entra_only_access(default_plan: Plan) -> None:
 def test_policy_levels() -> None:
     from pulumi_policy import EnforcementLevel
 
-    from tests.policy.test_policy import POLICIES
+    from tests.policy.helpers import POLICIES
 
     assert POLICIES["aks-public-api-server"].enforcement_level is EnforcementLevel.ADVISORY
     assert POLICIES["aks-network-policy"].enforcement_level is EnforcementLevel.ADVISORY

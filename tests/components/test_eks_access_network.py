@@ -16,7 +16,7 @@ from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
 from tests.components.test_first_preview import parity_problems
 from tests.conftest import stack_values
-from tests.policy.test_policy import (
+from tests.policy.helpers import (
     POLICIES,
     edited,
     multicloud,

@@ -471,7 +471,7 @@ def test_peered_defaults_do_not_overlap_and_unknown_ranges_pass() -> None:
 
 
 def check(policy: str, record: dict[str, Any]) -> list[str]:
-    from tests.policy.test_policy import POLICIES, violations
+    from tests.policy.helpers import POLICIES, violations
 
     return violations(POLICIES[policy], resource_args(record))
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from preflight.runtime import Plan
-from tests.policy.test_policy import validate, validate_stack
+from tests.policy.helpers import validate, validate_stack
 
 # (policy, record, the key removed, a fragment of the one violation expected).
 ABSENT: list[tuple[str, str, tuple[str, ...], str]] = [

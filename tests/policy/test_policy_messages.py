@@ -13,7 +13,7 @@ and which faults make it appear (or go away), over:
   adds the advisory naming what a policy could not check);
 - the stack policies, over the plan with one record deleted, or its dependencies cleared,
   at a time;
-- both, over each planted violation of test_policy.py (one per mandatory policy: the
+- both, over each planted violation of the policies' rows (tests/policy/test_<subject>.py) (one per mandatory policy: the
   faults above do not reach a policy document's statements or a node pool's type).
 
 tests/fixtures/policy/messages.json maps policy -> message -> section -> the faults that
@@ -43,8 +43,8 @@ from pulumi_policy import EnforcementLevel, StackValidationPolicy
 from preflight import policy as runner
 from preflight.policy import UNKNOWN
 from preflight.runtime import Plan, run_program
-from tests.policy.test_policy import PLANTED
-from tests.policy.test_policy import multicloud as multicloud_plan
+from tests.policy.cases import PLANTED
+from tests.policy.helpers import multicloud as multicloud_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "policy"
@@ -289,7 +289,7 @@ def test_the_catalogue_reaches_every_mandatory_policy():
     recorded = golden()
     unreached = [n for n, level in POLICY_LEVELS.items() if level is EnforcementLevel.MANDATORY and n not in recorded]
     assert not unreached, (
-        f"no fault makes {', '.join(unreached)} report: add a planted violation to PLANTED in tests/policy/test_policy.py, "
+        f"no fault makes {', '.join(unreached)} report: add a Plant to its PolicyCase row in tests/policy/test_<subject>.py, "
         f"then {REGENERATE}"
     )
 

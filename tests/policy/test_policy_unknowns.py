@@ -7,7 +7,7 @@ such property; the engine and `preflight policy` show it as an advisory ("can't 
 during preview: could not check <paths>: ..."). Tested here: that advisory for resource and
 stack policies, in both spellings of an unknown, its exact text, what it leaves out (known
 values, partly known strings, placeholders read on purpose, reads that decide nothing), and
-what the shipped stacks show. The SDK's own server is in tests/policy/test_policy.py (the pack
+what the shipped stacks show. The SDK's own server is in tests/policy/test_real_pack.py (the pack
 booted and asked over gRPC).
 
 Then every resource policy of the pack is run over each record of the recorded plans with
@@ -33,7 +33,7 @@ from preflight.planfile import Graph
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import read_stack_file
 from tests.conftest import stack_values
-from tests.policy.test_policy import multicloud, reports
+from tests.policy.helpers import multicloud, reports
 
 PACK = runner.load_pack()
 RESOURCE_POLICIES = [p for p in PACK.ALL_POLICIES if isinstance(p, ResourceValidationPolicy)]

@@ -16,7 +16,7 @@ import pytest
 
 from preflight import policy as runner
 from preflight.planfile import UNKNOWN
-from tests.policy.test_policy import validate_stack
+from tests.policy.helpers import validate_stack
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 STACKS = ("dev", "example", "gpu")

@@ -119,6 +119,51 @@ def test_no_two_modules_import_each_other() -> None:
     assert cycles(import_graph()) == []
 
 
+# Data flows stack file -> model (config) -> components -> resources; the offline tools read
+# both. Each package may import only the packages listed here (and itself). config/ takes the
+# pack's pure platform rules (policy.rules), so that the model and the pack word a broken rule
+# alike; the pack imports nothing outside its folder (it is published alone).
+ALLOWED_IMPORTS = {
+    "config": {"config", "policy"},
+    "components": {"components", "config", "policy"},
+    "preflight": {"preflight", "components", "config", "policy"},
+    "policy": {"policy"},
+}
+
+
+def package_imports(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Top-level package -> the top-level packages its modules import."""
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        out.setdefault(module.split(".")[0], set()).update(t.split(".")[0] for t in targets)
+    return out
+
+
+def test_packages_depend_one_way() -> None:
+    found = package_imports(import_graph())
+    wrong = {
+        package: sorted(found.get(package, set()) - allowed)
+        for package, allowed in ALLOWED_IMPORTS.items()
+        if found.get(package, set()) - allowed
+    }
+    assert wrong == {}, "the model never imports the components, nor the pack anything of the project"
+    # Only the pack's pure rules, never its policy declarations (which import pulumi_policy).
+    from_config = {t for m, targets in import_graph().items() if m.startswith("config") for t in targets}
+    assert {t for t in from_config if t.startswith("policy")} <= {
+        t for t in from_config if t.startswith("policy.rules")
+    }
+
+
+def test_the_one_way_check_sees_a_model_importing_a_component(tmp_path: Path) -> None:
+    for package in ("config", "components"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "components" / "cloud.py").write_text("from config import names\n")
+    (tmp_path / "config" / "names.py").write_text("x = 1\n")
+    (tmp_path / "config" / "load.py").write_text("from components.cloud import x\n")
+    assert package_imports(import_graph(tmp_path))["config"] == {"components"}
+
+
 def test_the_checks_see_what_they_guard(tmp_path: Path) -> None:
     # A cycle through a TYPE_CHECKING import and a function-level one, and a long module.
     (tmp_path / "pkg").mkdir()
