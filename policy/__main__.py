@@ -1,10 +1,10 @@
 """The anyscale-cloud policy pack: `pulumi preview --policy-pack policy`.
 
-Only builds the pack; the policies live in policies.py (importable, so that
-`python -m preflight policy` and the tests run the very same ones offline)."""
+Only runs the pack; the policies live in policies.py (importable, so that
+`python -m preflight policy` and the tests run the very same ones offline), and so does
+the PolicyPack built from them (`policies.serve`, type-checked there: this file shares its
+module name `__main__` with the program's and mypy checks one of them)."""
 
-from pack import REPOSITORY
-from policies import ALL_POLICIES, DEFAULT_LEVEL, PACK_NAME
-from pulumi_policy import PolicyPack
+from policies import serve
 
-PolicyPack(name=PACK_NAME, policies=ALL_POLICIES, enforcement_level=DEFAULT_LEVEL, repository=REPOSITORY)
+serve()

@@ -14,11 +14,17 @@ say "(offline only)". docs/policies.md is generated from this list
 from __future__ import annotations
 
 from catalog import access, clusters, cost, records
-from pack import Policy
-from pulumi_policy import EnforcementLevel
+from pack import REPOSITORY, Policy
+from pulumi_policy import EnforcementLevel, PolicyPack
 
 PACK_NAME = "anyscale-cloud"
 # Every policy sets its own level; this is only the fallback for one that does not.
 DEFAULT_LEVEL = EnforcementLevel.MANDATORY
 
 ALL_POLICIES: list[Policy] = [*records.POLICIES, *access.POLICIES, *clusters.POLICIES, *cost.POLICIES]
+
+
+def serve() -> None:
+    """Runs the pack for the Pulumi CLI (policy/__main__.py): PolicyPack serves the policies
+    to the engine."""
+    PolicyPack(name=PACK_NAME, policies=[*ALL_POLICIES], enforcement_level=DEFAULT_LEVEL, repository=REPOSITORY)

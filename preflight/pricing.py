@@ -19,6 +19,7 @@ import textwrap
 from typing import Any
 
 from config.data.prices import CURRENCY, PRICES_AS_OF, SPOT_DISCOUNT
+from policy.rules.plan_records import Record
 from preflight.escape import printable
 from preflight.pack_import import pack_module
 from preflight.planfile import Plan, plan_resources
@@ -29,18 +30,7 @@ NOT_COUNTED = "egress and data processed, disks beyond the OS disk, public IPs, 
 def groups_of(plan: Plan) -> list[Any]:
     """The plan's cost groups (rules/cost.py `Group`): one per cloud resource, and the
     cloud's own resources as "cloud"."""
-    cost = pack_module("rules.cost")
-    records = [
-        cost.Record(
-            urn=str(r.get("urn")),
-            type=str(r.get("type")),
-            name=str(r.get("name") or ""),
-            props=r.get("inputs") or {},
-            parent=r.get("parent"),
-        )
-        for r in plan_resources(plan)
-    ]
-    groups: list[Any] = cost.estimate(records)
+    groups: list[Any] = pack_module("rules.cost").estimate(Record.from_plan(r) for r in plan_resources(plan))
     return groups
 
 

@@ -2,9 +2,10 @@
 
 Computed from a plan (the JSON `preflight plan --json` writes), per cloud resource:
 - pools from the AgentPool / NodeGroup / NodePool resources (and the AKS system pool in
-  the ManagedCluster): their labels, plus the labels the cloud adds itself (instance
-  type, spot, GKE accelerator), their taints, and their nodes' size
-  (config/data/instance_types.py, less the reserve of components/operator_shapes.py);
+  the ManagedCluster), as policy/rules/plan_records.py reads them: their labels, plus the
+  labels the cloud adds itself (instance type, spot, GKE accelerator), their taints, and
+  their nodes' size (config/data/instance_types.py, less the reserve of
+  components/operator_shapes.py);
 - instance types from the operator's values (Helm release) or the AKS extension's
   configurationSettings, plus the chart's defaults unless they are turned off;
 - a Ray pod of each instance type as the operator chart (1.8.0) patches it: the
@@ -25,7 +26,17 @@ from components.addons.operator import nest
 from components.operator_shapes import INSTANCE_TYPE_LABEL, reserved_cpu, reserved_memory_gib
 from config.data import instance_types
 from config.data.accelerators import GPU_NODE_SELECTORS, GPU_SELECTOR_KEY
-from preflight.planfile import Graph, resource_name
+from policy.rules.plan_records import (
+    CLOUD_RESOURCE,
+    EXTENSION,
+    HELM_RELEASE,
+    NodePool,
+    Record,
+    Taint,
+    cloud_resources,
+    node_pools,
+)
+from preflight.planfile import resource_name
 
 CAPACITY_TAINT = "node.anyscale.com/capacity-type"
 ACCELERATOR_TAINT = "node.anyscale.com/accelerator-type"
@@ -34,7 +45,6 @@ EKS_CAPACITY = "eks.amazonaws.com/capacityType"
 GKE_SPOT = "cloud.google.com/gke-spot"
 GKE_ACCELERATOR = "cloud.google.com/gke-accelerator"
 MARKETS = ("ON_DEMAND", "SPOT")
-EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
 PROVIDERS = {"azure": "Azure", "aws": "AWS", "gcp": "GCP", "generic": "Generic"}
 # The chart's own `workloads.instanceTypes.defaults` (anyscale-operator 1.8.0 values.yaml).
 CHART_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -47,10 +57,13 @@ CHART_DEFAULTS: dict[str, dict[str, Any]] = {
 
 @dataclass
 class Pool:
+    """A node pool as the scheduler sees its nodes: the labels and taints it declares plus
+    those the cloud adds itself, and their size."""
+
     name: str
     instance_type: str
     labels: dict[str, str]
-    taints: list[dict[str, str]]
+    taints: list[Taint]
     gpus: int
     # Allocatable for pods (vCPU, GiB) or None when the instance type is not in the table.
     room: tuple[float, float] | None
@@ -105,69 +118,33 @@ def _size(provider: str, instance_type: str) -> tuple[tuple[float, float] | None
     return room, machine.gpus
 
 
-def _aks_taint(text: str) -> dict[str, str]:
-    key_value, _, effect = text.partition(":")
-    key, _, value = key_value.partition("=")
-    return {"key": key, "value": value, "effect": effect}
-
-
-def _pool(resource: dict[str, Any]) -> Pool | None:
-    inputs, kind = resource.get("inputs") or {}, resource["type"]
-    if kind == "azure-native:containerservice:AgentPool":
-        return _azure_pool(inputs.get("agentPoolName") or resource["name"], inputs)
-    if kind == "aws:eks/nodeGroup:NodeGroup":
-        instance_type = (inputs.get("instanceTypes") or ["?"])[0]
-        room, gpus = _size("AWS", instance_type)
-        labels = {**(inputs.get("labels") or {}), INSTANCE_TYPE_LABEL: instance_type}
-        labels[EKS_CAPACITY] = inputs.get("capacityType") or "ON_DEMAND"
-        taints = [
-            {"key": t["key"], "value": t.get("value", ""), "effect": EFFECTS.get(t["effect"], t["effect"])}
-            for t in inputs.get("taints") or []
-        ]
-        return Pool(
-            inputs.get("nodeGroupName") or resource["name"],
-            instance_type,
-            labels,
-            taints,
-            int(labels.get("nvidia.com/gpu.count", gpus)),
-            room,
-        )
-    if kind == "gcp:container/nodePool:NodePool":
-        config = inputs.get("nodeConfig") or {}
-        instance_type = config.get("machineType", "?")
-        room, gpus = _size("GCP", instance_type)
-        labels = {**(config.get("labels") or {}), INSTANCE_TYPE_LABEL: instance_type}
-        if config.get("spot"):
-            labels[GKE_SPOT] = "true"
-        for accelerator in config.get("guestAccelerators") or []:
-            labels[GKE_ACCELERATOR] = accelerator["type"]  # GKE labels the nodes itself
-            gpus = int(accelerator.get("count", 1))
-        taints = [
-            {"key": t["key"], "value": t.get("value", ""), "effect": EFFECTS.get(t["effect"], t["effect"])}
-            for t in config.get("taints") or []
-        ]
-        return Pool(inputs.get("name") or resource["name"], instance_type, labels, taints, gpus, room)
-    return None
-
-
-def _azure_pool(name: str, inputs: dict[str, Any]) -> Pool:
-    instance_type = inputs.get("vmSize", "?")
-    room, gpus = _size("Azure", instance_type)
-    labels = {**(inputs.get("nodeLabels") or {}), INSTANCE_TYPE_LABEL: instance_type}
-    if inputs.get("scaleSetPriority") == "Spot":
+def _pool(pool: NodePool) -> Pool:
+    """The plan's pool (policy/rules/plan_records.py), with the labels the cloud adds itself."""
+    instance_type = pool.instance_type if pool.instance_type is not None else "?"
+    room, gpus = _size(pool.provider, instance_type)
+    labels = {**pool.labels, INSTANCE_TYPE_LABEL: instance_type}
+    if pool.provider == "Azure" and pool.spot:
         labels[AZURE_SPOT] = "spot"  # AKS labels (and taints) spot nodes itself
-    taints = [_aks_taint(t) for t in inputs.get("nodeTaints") or []]
-    return Pool(name, instance_type, labels, taints, int(labels.get("nvidia.com/gpu.count", gpus)), room)
+    elif pool.provider == "AWS" and pool.capacity_type is not None:
+        labels[EKS_CAPACITY] = pool.capacity_type
+    elif pool.provider == "GCP":
+        if pool.spot:
+            labels[GKE_SPOT] = "true"
+        for accelerator in pool.accelerators:
+            if accelerator.type is not None:
+                labels[GKE_ACCELERATOR] = accelerator.type  # GKE labels the nodes itself
+            gpus = accelerator.count if accelerator.count is not None else gpus
+        return Pool(pool.name, instance_type, labels, list(pool.taints), gpus, room)
+    return Pool(
+        pool.name, instance_type, labels, list(pool.taints), int(labels.get("nvidia.com/gpu.count", gpus)), room
+    )
 
 
 def _operator_values(resource: dict[str, Any]) -> dict[str, Any] | None:
     inputs, kind = resource.get("inputs") or {}, resource["type"]
-    if (
-        kind == "azure-native:kubernetesconfiguration:Extension"
-        and inputs.get("extensionType") == defaults.AKS_EXTENSION_TYPE
-    ):
+    if kind == EXTENSION and inputs.get("extensionType") == defaults.AKS_EXTENSION_TYPE:
         return nest(inputs.get("configurationSettings") or {})
-    if kind == "kubernetes:helm.sh/v3:Release" and inputs.get("chart") == "anyscale-operator":
+    if kind == HELM_RELEASE and inputs.get("chart") == "anyscale-operator":
         values = inputs.get("values")
         return values if isinstance(values, dict) else {}
     return None
@@ -249,13 +226,13 @@ def pod_for(
     return selector, tolerations, affinity
 
 
-def tolerates(tolerations: list[dict[str, Any]], taint: dict[str, str]) -> bool:
+def tolerates(tolerations: list[dict[str, Any]], taint: Taint) -> bool:
     for t in tolerations:
-        if t.get("effect") not in (None, "", taint["effect"]):
+        if t.get("effect") not in (None, "", taint.effect):
             continue
-        if t.get("operator") == "Exists" and t.get("key") in (None, "", taint["key"]):
+        if t.get("operator") == "Exists" and t.get("key") in (None, "", taint.key):
             return True
-        if t.get("key") == taint["key"] and str(t.get("value", "")) == taint["value"]:
+        if t.get("key") == taint.key and str(t.get("value", "")) == taint.value:
             return True
     return False
 
@@ -275,8 +252,8 @@ def why_not(instance_type: InstanceType, pool: Pool, provider: str, market: str)
         ):
             return f"affinity {key} {operator}"
     for taint in pool.taints:
-        if taint["effect"] in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
-            return f"taint {taint['key']}={taint['value']}"
+        if taint.effect in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
+            return f"taint {taint.key}={taint.value}"
     if instance_type.gpus > pool.gpus:
         return "GPUs"
     if pool.room is not None and (instance_type.cpu > pool.room[0] or instance_type.memory_gib > pool.room[1]):
@@ -289,24 +266,21 @@ def why_not(instance_type: InstanceType, pool: Pool, provider: str, market: str)
 
 def scheduling(plan: dict[str, Any]) -> list[ResourceView]:
     resources = plan.get("resources") or []
-    graph = Graph(resources)
-    order = [r for r in resources if r["type"] == "anyscale-cloud:index:CloudResource"]
+    records = [Record.from_plan(r) for r in resources]
+    order = [r for r in resources if r["type"] == CLOUD_RESOURCE]
     pools: dict[str, list[Pool]] = {r["urn"]: [] for r in order}
+    for pool in node_pools(records):
+        if pool.cloud_resource in pools:
+            pools[pool.cloud_resource].append(_pool(pool))
+    owners = cloud_resources(records)
     values: dict[str, dict[str, Any]] = {}
-    for resource in resources:
-        owner = graph.cloud_resource_of(resource)
-        if owner is None or owner["urn"] not in pools:
+    for resource, record in zip(resources, records, strict=True):
+        owner = owners[record.urn]
+        if owner is None or owner.urn not in pools:
             continue
         operator = _operator_values(resource)
         if operator is not None:
-            values[owner["urn"]] = operator
-        if resource["type"] == "azure-native:containerservice:ManagedCluster":
-            for profile in (resource.get("inputs") or {}).get("agentPoolProfiles") or []:
-                pools[owner["urn"]].append(_azure_pool(profile.get("name", "system"), profile))
-        else:
-            pool = _pool(resource)
-            if pool is not None:
-                pools[owner["urn"]].append(pool)
+            values[owner.urn] = operator
     views = []
     for owner in order:
         operator = values.get(owner["urn"])

@@ -13,7 +13,8 @@ from pack import (
 from pulumi_policy import ResourceValidationArgs
 from rules import aws_iam, clusters, gcp_iam, identity, platform, registration, secrets
 from rules.options import PlanResourceOptions
-from rules.registry import REGISTRY, registry_problems
+from rules.plan_records import EXTENSION, REGISTRY
+from rules.registry import registry_problems
 from rules.values import type_is
 
 
@@ -28,7 +29,7 @@ def check_principal_vs_client(args: ResourceValidationArgs, _: Settings) -> list
         return identity.principal_problems(args.props)
     if registration.is_registration(kind, args.props):
         return identity.registration_identity_problems(args.props)
-    if type_is(kind, clusters.EXTENSION):
+    if type_is(kind, EXTENSION):
         settings = clusters.operator_settings(kind, args.props)
         return identity.operator_identity_problems(settings) if isinstance(settings, dict) else []
     return []

@@ -17,6 +17,7 @@ from pack import (
 )
 from pulumi_policy import ResourceValidationArgs
 from rules import aks, clusters, eks, gke, identity, platform
+from rules.plan_records import EKS_CLUSTER, EXTENSION, GKE_CLUSTER, HELM_CHART, HELM_RELEASE, MANAGED_CLUSTER
 from rules.values import setting, type_is
 
 
@@ -24,7 +25,7 @@ def check_operator_identity(args: ResourceValidationArgs, _: Settings) -> list[s
     settings = clusters.operator_settings(args.resource_type, args.props)
     if not isinstance(settings, dict):
         return []
-    provider = "Azure" if type_is(args.resource_type, clusters.EXTENSION) else setting(settings, "global.cloudProvider")
+    provider = "Azure" if type_is(args.resource_type, EXTENSION) else setting(settings, "global.cloudProvider")
     return identity.operator_iam_identity_problems(settings, provider)
 
 
@@ -48,7 +49,7 @@ POLICIES: list[Policy] = [
         remediation="Set enable_rbac=True on the ManagedCluster (components/azure/cluster.py does). RBAC cannot be "
         "turned on for an existing cluster: a cluster created without it must be recreated.",
         check=lambda args, _: clusters.aks_rbac_problems(args.props),
-        on=(clusters.MANAGED_CLUSTER,),
+        on=(MANAGED_CLUSTER,),
     ),
     policy(
         "aks-workload-identity",
@@ -59,7 +60,7 @@ POLICIES: list[Policy] = [
         "security_profile={'workload_identity': {'enabled': True}} on the ManagedCluster "
         "(components/azure/cluster.py does); the operator's identity is federated to that issuer.",
         check=lambda args, _: clusters.aks_identity_problems(args.props),
-        on=(clusters.MANAGED_CLUSTER,),
+        on=(MANAGED_CLUSTER,),
     ),
     policy(
         "aks-entra-only-access",
@@ -71,7 +72,7 @@ POLICIES: list[Policy] = [
         "Entra ID groups of the cluster's admins (`az ad group show --group <name> --query id`); the program then "
         "enables managed Entra ID integration.",
         check=lambda args, _: aks.entra_only_problems(args.props),
-        on=(clusters.MANAGED_CLUSTER,),
+        on=(MANAGED_CLUSTER,),
     ),
     policy(
         "aks-local-accounts",
@@ -81,7 +82,7 @@ POLICIES: list[Policy] = [
         remediation="Once Entra ID RBAC for the cluster is set up, set cluster.disableLocalAccounts: true and "
         "cluster.adminGroupObjectIds in the stack; the static admin kubeconfig then stops working.",
         check=lambda args, _: clusters.aks_local_account_problems(args.props),
-        on=(clusters.MANAGED_CLUSTER,),
+        on=(MANAGED_CLUSTER,),
     ),
     policy(
         "aks-sku-tier",
@@ -91,7 +92,7 @@ POLICIES: list[Policy] = [
         remediation="Set cluster.skuTier: Standard (or Premium) in the stack for a cluster users depend on; the "
         "tier can be changed in place.",
         check=lambda args, config: clusters.aks_sku_problems(args.props, list(config["disallowedTiers"])),
-        on=(clusters.MANAGED_CLUSTER,),
+        on=(MANAGED_CLUSTER,),
         settings={
             "disallowedTiers": array_of_strings(
                 ["Free"], "AKS sku tiers to warn about", ["Free", "Standard", "Premium"]
@@ -108,7 +109,7 @@ POLICIES: list[Policy] = [
         "CI runners (include where `pulumi up` runs), or cluster.apiServer.private: true when deploys run inside "
         "the network.",
         check=lambda args, _: aks.public_api_problems(args.props),
-        on=(clusters.MANAGED_CLUSTER,),
+        on=(MANAGED_CLUSTER,),
     ),
     policy(
         "aks-network-policy",
@@ -119,7 +120,7 @@ POLICIES: list[Policy] = [
         remediation="Set cluster.network.networkPolicy (azure, calico or cilium) in the stack; it needs "
         "cluster.network and is fixed when the cluster is created, so an existing cluster is replaced.",
         check=lambda args, _: aks.network_policy_problems(args.props),
-        on=(clusters.MANAGED_CLUSTER,),
+        on=(MANAGED_CLUSTER,),
     ),
     # --- EKS ---
     policy(
@@ -132,7 +133,7 @@ POLICIES: list[Policy] = [
         "runners (the nodes use the private endpoint), or cluster.endpointPublicAccess: false when deploys run "
         "inside the VPC.",
         check=lambda args, _: eks.public_endpoint_problems(args.props),
-        on=(eks.EKS_CLUSTER,),
+        on=(EKS_CLUSTER,),
     ),
     policy(
         "eks-access-entries",
@@ -164,7 +165,7 @@ POLICIES: list[Policy] = [
         remediation="Leave cluster.network unset in the stack (the program creates a VPC) or name a network of your "
         "own; moving an existing cluster to another network replaces it.",
         check=lambda args, _: gke.default_network_problems(args.props),
-        on=(gke.CLUSTER,),
+        on=(GKE_CLUSTER,),
     ),
     # --- the Anyscale operator and charts (platform.md 4) ---
     policy(
@@ -218,6 +219,6 @@ POLICIES: list[Policy] = [
         "addons.*.version in the stack overrides them), and set auto_upgrade_minor_version=False on the operator's "
         "AKS extension.",
         check=lambda args, _: clusters.chart_version_problems(args.resource_type, args.props),
-        on=(*clusters.HELM_RELEASES, clusters.EXTENSION),
+        on=(HELM_RELEASE, HELM_CHART, EXTENSION),
     ),
 ]

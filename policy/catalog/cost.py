@@ -3,32 +3,17 @@ pool at its maximum), from the list prices of rules/prices.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from pack import ADVISORY, LOW, Policy, Settings, policy, stack_resources
 from pulumi_policy import StackValidationArgs
 from rules import cost, prices
+from rules.plan_records import Record
 from rules.values import forget, mark
-
-
-def _records(resources: Iterable[Any]) -> list[cost.Record]:
-    return [
-        cost.Record(
-            urn=r.urn,
-            type=r.resource_type,
-            name=r.name,
-            props=r.props,
-            parent=r.parent.urn if r.parent is not None else None,
-        )
-        for r in resources
-    ]
 
 
 def budget_findings(args: StackValidationArgs, config: Settings) -> list[tuple[str | None, str]]:
     budget = config["maximumHourlyUsd"]
     start = mark()
-    groups = cost.estimate(_records(stack_resources(args)))
+    groups = cost.estimate(Record.from_engine(r) for r in stack_resources(args))
     _, maximum, missing = cost.totals(groups)
     if maximum <= budget:
         return []  # what was not known yet (a pool's size or type) could still take it above

@@ -18,6 +18,7 @@ from pack import (
 from pulumi_policy import ResourceValidationArgs
 from rules import aws_iam, eks, gcp_iam, gke, platform, registration, stack, storage
 from rules.options import offline_option
+from rules.plan_records import BUCKET_POLICY, GCS_BUCKET
 from rules.values import MISSING, get, type_is
 
 # The console's CORS rule (platform.md 2): console-cors and console-cors-coverage take the same settings.
@@ -48,7 +49,7 @@ def cors_shape(args: ResourceValidationArgs) -> storage.CorsShape | None:
         return storage.S3_CORS_SHAPE
     if storage.is_s3_bucket(kind) and get(args.props, "corsRules") is not MISSING:
         return storage.S3_CORS_SHAPE
-    if type_is(kind, storage.GCS_BUCKET):
+    if type_is(kind, GCS_BUCKET):
         return storage.GCS_CORS
     return None
 
@@ -82,7 +83,7 @@ def check_s3_storage(args: ResourceValidationArgs, _: Settings) -> list[str]:
         return storage.s3_encryption_problems(get(args.props, "rules"))
     if type_is(kind, *storage.S3_ACL):
         return storage.s3_acl_problems(args.props)
-    if type_is(kind, aws_iam.BUCKET_POLICY):
+    if type_is(kind, BUCKET_POLICY):
         return aws_iam.bucket_policy_problems(args.props)
     if storage.is_s3_bucket(kind):
         return storage.s3_bucket_problems(args.props) + aws_iam.bucket_policy_problems(args.props)
@@ -90,7 +91,7 @@ def check_s3_storage(args: ResourceValidationArgs, _: Settings) -> list[str]:
 
 
 def check_gcs_storage(args: ResourceValidationArgs, _: Settings) -> list[str]:
-    if type_is(args.resource_type, storage.GCS_BUCKET):
+    if type_is(args.resource_type, GCS_BUCKET):
         return storage.gcs_bucket_problems(args.props)
     return gcp_iam.bucket_public_problems(args.resource_type, args.props)
 
@@ -282,6 +283,6 @@ POLICIES: list[Policy] = [
         severity=MEDIUM,
         remediation="Set responseHeaders to ['*'] in every CORS rule of the bucket (components/gcp/bucket.py does).",
         check=lambda args, _: gke.gcs_cors_header_problems(args.props),
-        on=(gke.GCS_BUCKET,),
+        on=(GCS_BUCKET,),
     ),
 ]

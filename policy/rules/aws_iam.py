@@ -10,7 +10,6 @@ from rules.documents import actions, allows, document, listed, public_principal,
 from rules.values import MISSING, UNKNOWN, elements, get, in_passing, is_map, is_unknown, sample, type_is, unchecked
 
 ROLE = "aws:iam/role:Role"
-BUCKET_POLICY = "aws:s3/bucketPolicy:BucketPolicy"
 # Resources whose `policy` input is a permissions policy document.
 POLICY_DOCUMENTS = (
     "aws:iam/policy:Policy",

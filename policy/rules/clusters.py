@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from rules.chart_keys import FORBIDDEN_KEYS, TEMPLATE_KEYS, holds_listed, listed_or_under
+from rules.plan_records import EXTENSION, HELM_CHART, HELM_RELEASE
 from rules.values import (
     MISSING,
     UNKNOWN,
@@ -24,9 +25,7 @@ from rules.values import (
     unchecked,
 )
 
-MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
-EXTENSION = "azure-native:kubernetesconfiguration:Extension"
-HELM_RELEASES = ("kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v4:Chart")
+HELM_RELEASES = (HELM_RELEASE, HELM_CHART)
 OPERATOR_EXTENSION_TYPE = "anyscale.aks.operator"
 OPERATOR_CHART = "anyscale-operator"
 

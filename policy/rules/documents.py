@@ -10,6 +10,7 @@ UNKNOWN: never a violation by itself.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from rules.values import MISSING, TEMPLATE_RE, UNKNOWN, get, is_list, is_map, is_unknown, unchecked
@@ -50,7 +51,7 @@ def statements(doc: Any) -> list[Any]:
     return [s for s in listed(doc.get("Statement", MISSING)) if is_map(s)]
 
 
-def allows(statement: Any) -> bool:
+def allows(statement: Mapping[str, object]) -> bool:
     return statement.get("Effect") == "Allow"
 
 

@@ -7,13 +7,12 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 from rules.documents import document, listed, public_principal, statements
+from rules.plan_records import BUCKET_POLICY, EKS_CLUSTER
 from rules.stack import Finding, _companions
 from rules.storage import is_s3_bucket
 from rules.values import MISSING, UNKNOWN, elements, forget, get, in_passing, is_map, mark, type_is
 
-EKS_CLUSTER = "aws:eks/cluster:Cluster"
 ACCESS_ENTRY = "aws:eks/accessEntry:AccessEntry"
-BUCKET_POLICY = ("aws:s3/bucketPolicy:BucketPolicy",)
 OPEN = "0.0.0.0/0"
 
 
@@ -103,7 +102,9 @@ def tls_only_findings(resources: list[PolicyResource]) -> list[Finding]:
     for bucket in (r for r in resources if is_s3_bucket(r.resource_type)):
         start = mark()
         docs = [document(bucket.props, "policy")]
-        docs += [document(p.props, "policy") for p in _companions(resources, bucket, BUCKET_POLICY, "bucket", "bucket")]
+        docs += [
+            document(p.props, "policy") for p in _companions(resources, bucket, (BUCKET_POLICY,), "bucket", "bucket")
+        ]
         if any(denies_insecure_transport(d) for d in docs):
             forget(start)  # one known document that denies is enough
             continue

@@ -7,11 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rules.plan_records import GKE_CLUSTER, NODE_POOL
 from rules.values import MISSING, UNKNOWN, elements, get, in_passing, is_unknown, strings, type_is
 
-CLUSTER = "gcp:container/cluster:Cluster"
-NODE_POOL = "gcp:container/nodePool:NodePool"
-GCS_BUCKET = "gcp:storage/bucket:Bucket"
 # `default`, or its path / self link (.../projects/<p>/global/networks/default).
 DEFAULT_NETWORK_RE = re.compile(r"^(.*/)?networks/default$|^default$")
 # <project-number>-compute@developer.gserviceaccount.com, or `default` (the same account).
@@ -46,7 +44,7 @@ def _account_problem(where: str, node_config: Any) -> list[str]:
 def node_account_problems(resource_type: str, props: Any) -> list[str]:
     if type_is(resource_type, NODE_POOL):
         return _account_problem("the pool's nodes", get(props, "nodeConfig"))
-    if not type_is(resource_type, CLUSTER):
+    if not type_is(resource_type, GKE_CLUSTER):
         return []
     problems = []
     # The default pool exists (briefly, with removeDefaultNodePool) with nodeConfig's account;

@@ -86,8 +86,8 @@ def federated_subject_problems(props: Any) -> list[str]:
     # another length, or a known audience that is not the one, is wrong whatever the rest is.
     start = mark()
     listed = elements(audiences)
-    known = [a for a in listed if a is not UNKNOWN and not is_unknown(a)]
-    if is_list(audiences) and (len(listed) != 1 or any(a != FEDERATION_AUDIENCE for a in known)):
+    known_audiences = [a for a in listed if a is not UNKNOWN and not is_unknown(a)]
+    if is_list(audiences) and (len(listed) != 1 or any(a != FEDERATION_AUDIENCE for a in known_audiences)):
         forget(start)  # decided by the known ones
         problems.append(f"the federated audiences are {listed!r}: use exactly [{FEDERATION_AUDIENCE!r}]")
     return problems

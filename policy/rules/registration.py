@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.plan_records import GENERIC_RESOURCE
 from rules.platform import (
     PROVIDERS,
     REGISTRATION_REPLACING_PATHS,
@@ -19,7 +20,6 @@ from rules.platform import (
 )
 from rules.values import MISSING, UNKNOWN, forget, get, in_passing, is_map, keys, mark, sample, type_is, unchecked
 
-GENERIC_RESOURCE = "azure-native:resources:Resource"
 NAMESPACE = "anyscale.platform"
 ARM_TYPE = "anyscale.platform/clouds/cloudresources"
 KNOWN_PROPERTIES = (

@@ -8,8 +8,6 @@ from typing import Any
 
 from rules.values import get
 
-REGISTRY = "azure-native:containerregistry:Registry"
-
 
 def registry_problems(props: Any) -> list[str]:
     """The API's defaults are off for both: only an explicit true is a hole."""

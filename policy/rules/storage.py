@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rules.plan_records import GCS_BUCKET
 from rules.values import MISSING, UNKNOWN, could_be, elements, forget, get, is_list, mark, strings, type_is
 
 STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
@@ -22,7 +23,6 @@ S3_CORS = (
     "aws:s3/bucketCorsConfigurationV2:BucketCorsConfigurationV2",
 )
 S3_ACL = ("aws:s3/bucketAcl:BucketAcl", "aws:s3/bucketAclV2:BucketAclV2")
-GCS_BUCKET = "gcp:storage/bucket:Bucket"
 # The resources that hold data: what retainOnDelete is about.
 DATA_STORES = (STORAGE_ACCOUNT, BLOB_CONTAINER, *S3_BUCKETS, GCS_BUCKET)
 

@@ -27,7 +27,7 @@ import contextvars
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeGuard
 
 from pulumi_policy.proxy import (
     UNKNOWN_ARCHIVE_VALUE,
@@ -75,11 +75,11 @@ def is_unknown(value: Any) -> bool:
     return isinstance(value, str) and (value in SENTINELS or TEMPLATE_RE.fullmatch(value) is not None)
 
 
-def is_map(value: Any) -> bool:
+def is_map(value: Any) -> TypeGuard[Mapping[Any, Any]]:
     return isinstance(value, Mapping)
 
 
-def is_list(value: Any) -> bool:
+def is_list(value: Any) -> TypeGuard[Sequence[Any]]:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
@@ -157,8 +157,9 @@ def could_be(value: str, candidates: Sequence[str]) -> bool:
     return any(pattern.fullmatch(candidate) for candidate in candidates)
 
 
-def strings(node: Any) -> list[Any]:
-    """A list of strings (UNKNOWN entries kept), or UNKNOWN when the list itself is."""
+def strings(node: Any) -> list[Any] | Any:
+    """A list of strings (UNKNOWN entries kept), or UNKNOWN when the list itself is (the
+    `| Any`: UNKNOWN is typed Any, like the property values it stands in for)."""
     if is_unknown(node):
         return UNKNOWN
     return [item if is_unknown(item) else str(item) for item in elements(node)]

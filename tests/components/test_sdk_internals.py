@@ -119,7 +119,9 @@ def test_kubernetes_plugin_version_is_the_installed_sdk_version() -> None:
 def test_no_other_module_uses_sdk_internals() -> None:
     offenders = []
     for path in production_modules().values():
-        if path.as_posix() == "components/sdk_internals.py":
+        # mutation/ is `make mutate`'s pytest plugins, which patch the runtime on purpose and
+        # run only in mutmut's copy of the project: a moved private name fails that run alone.
+        if path.as_posix() == "components/sdk_internals.py" or path.parts[0] == "mutation":
             continue
         for number, line in enumerate((ROOT / path).read_text(encoding="utf-8").splitlines(), 1):
             if (path.as_posix(), line.strip()) == PACK_USE:
