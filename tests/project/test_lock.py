@@ -246,7 +246,7 @@ def test_renovate_config_matches_renovates_schema() -> None:
 
 
 def test_every_chart_pin_in_defaults_is_matched_by_exactly_one_manager() -> None:
-    defaults = (ROOT / "spec" / "data" / "versions.py").read_text(encoding="utf-8")
+    defaults = (ROOT / "config" / "data" / "versions.py").read_text(encoding="utf-8")
     pinned = dict(re.findall(r'^([A-Z_]+)_VERSION: Final = "([^"]+)"', defaults, re.MULTILINE))
     # Every *_VERSION is a chart pin but the ARM API version: a new pin fails here.
     chart_pins = {prefix: version for prefix, version in pinned.items() if prefix != "API"}
@@ -286,7 +286,7 @@ def test_renovate_covers_the_locks_and_the_actions() -> None:
 
 
 def test_renovate_tracks_each_providers_default_kubernetes_minor_on_endoflife_date() -> None:
-    calendar = (ROOT / "spec" / "data" / "kubernetes.py").read_text(encoding="utf-8")
+    calendar = (ROOT / "config" / "data" / "kubernetes.py").read_text(encoding="utf-8")
     managers = [
         m for m in renovate()["customManagers"] if m["managerFilePatterns"] == ["/^config/data/kubernetes\\.py$/"]
     ]
