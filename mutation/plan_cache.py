@@ -329,6 +329,9 @@ def _caching(real: Callable[..., Any]) -> Callable[..., Any]:
 
 # Before any test module does `from preflight.runtime import run_program` (or imports
 # load_spec: outside a recorded program run the wrappers only pass the call on).
+# Mutants must never share a recording through the test suite's own cache (tests/plans.py):
+# an empty folder name keeps its recordings in one process, one mutant.
+os.environ["ANYSCALE_TEST_PLANS"] = ""
 preflight.runtime.run_program = _caching(preflight.runtime.run_program)  # type: ignore[assignment]
 config.load_spec = _spec_step(config.load_spec, keep_arguments=True)  # type: ignore[assignment]
 config.advisories = _spec_step(config.advisories, keep_arguments=False)  # type: ignore[assignment]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,17 @@ if str(ROOT) not in sys.path:
 
 from preflight.runtime import Plan, run_program  # noqa: E402
 from preflight.stackfile import read_stack_file, stack_path  # noqa: E402
+from tests.plans import ENV as PLANS_ENV  # noqa: E402
+from tests.plans import recorded  # noqa: E402
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller makes the folder of shared recordings (tests/plans.py); its xdist
+    workers, started after this hook, inherit it through the environment."""
+    if not hasattr(config, "workerinput") and PLANS_ENV not in os.environ:
+        folder = tempfile.mkdtemp(prefix="anyscale-test-plans-")
+        os.environ[PLANS_ENV] = folder
+        config.add_cleanup(lambda: (shutil.rmtree(folder, ignore_errors=True), os.environ.pop(PLANS_ENV, None)))
 
 
 def stack_values(stack: str) -> dict[str, Any]:
@@ -60,13 +73,13 @@ def run() -> Callable[..., Plan]:
 
 @pytest.fixture(scope="session")
 def example_plan() -> Plan:
-    """The example stack's plan, recorded once per session (read-only!)."""
-    return run_program("example", stack_values("example"))
+    """The example stack's plan, recorded once per test run (read-only!)."""
+    return recorded("example", stack_values("example"))
 
 
 @pytest.fixture(scope="session")
 def dev_plan() -> Plan:
-    return run_program("dev", stack_values("dev"))
+    return recorded("dev", stack_values("dev"))
 
 
 def by_name(plan: Plan, name: str) -> dict[str, Any]:
@@ -75,3 +88,19 @@ def by_name(plan: Plan, name: str) -> dict[str, Any]:
 
 def urn_of(plan: Plan, name: str) -> str:
     return plan.named(name)["urn"]
+
+
+@pytest.fixture(scope="session")
+def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Helm renders (tests/helm.py), one directory per test run shared by the xdist workers
+    (their basetemp's parent), so that a chart rendered with the same values by two tests
+    of any module is rendered once."""
+    from tests import helm
+
+    # A bare clone skips the renders; ../shared without the renderer's setup fails, naming it.
+    if not helm.SHARED.is_dir():
+        pytest.skip(str(helm.unavailable()))
+    if helm.unavailable():
+        pytest.fail(str(helm.unavailable()), pytrace=False)
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "helm-renders"

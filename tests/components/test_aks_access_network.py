@@ -17,6 +17,7 @@ from config import SpecError, load_spec
 from preflight import runtime
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.plans import recorded
 from tests.policy.helpers import validate
 
 SUBNET_ID = (
@@ -257,7 +258,7 @@ def test_api_server() -> None:
 
 @pytest.fixture(scope="module")
 def default_plan() -> Plan:
-    return run_program("test", stack_values("dev"))
+    return recorded("test", stack_values("dev"))
 
 
 def test_default_plan_has_no_network_of_its_own(default_plan: Plan) -> None:

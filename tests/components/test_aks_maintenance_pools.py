@@ -10,6 +10,7 @@ import pytest
 from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 SUBNET_ID = (
     "/subscriptions/0b1f6471-1bf0-4dda-aec3-111122223333/resourceGroups/rg-hub"
@@ -33,7 +34,7 @@ def problems(cluster: dict[str, Any]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def default_plan() -> Plan:
-    return run_program("test", stack_values("dev"))
+    return recorded("test", stack_values("dev"))
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 from collections.abc import Callable
 from functools import cache
@@ -21,9 +20,10 @@ from typing import Any
 import pytest
 
 from components.kuberay.values import KUEUE_UNMANAGED_NAMESPACES
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests import helm
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 pytestmark = pytest.mark.skipif(
     not helm.SHARED.is_dir(), reason=f"{helm.SHARED} is absent (a bare clone): no charts to render"
@@ -127,7 +127,7 @@ def resource_ids(case: Case) -> str:
 
 @cache
 def _plan(stack: str) -> Plan:
-    return run_program(stack, stack_config(stack))
+    return recorded(stack, stack_config(stack))
 
 
 @pytest.fixture
@@ -144,15 +144,6 @@ def plan_of(request: pytest.FixtureRequest) -> Plans:
         return _plan(stack)
 
     return get
-
-
-@pytest.fixture(scope="session")
-def render_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One directory per session, shared by the xdist workers (their basetemp's parent)."""
-    if helm.unavailable():
-        pytest.fail(str(helm.unavailable()), pytrace=False)
-    base = tmp_path_factory.getbasetemp()
-    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "helm-renders"
 
 
 # --- the plan: what belongs to which cloud resource -----------------------------------
@@ -348,7 +339,7 @@ def test_first_preview_unknowns_render(render_cache: Path) -> None:
     """The operator as a stack's first preview sends it (`--first-preview`: `<unknown>`
     for every output) still renders, with an identity of the provider's shape on its
     service account."""
-    plan = run_program("example", stack_config("example"), first_preview=True)
+    plan = recorded("example", stack_config("example"), first_preview=True)
     shapes = {
         "Azure": r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}",
         "AWS": r"arn:aws:iam::\d{12}:role/[\w+=,.@-]+",

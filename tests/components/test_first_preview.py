@@ -9,7 +9,6 @@ here."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import re
 from pathlib import Path
 from typing import Any
@@ -20,9 +19,10 @@ from hypothesis import HealthCheck, given, settings
 
 from components import registration
 from preflight.policy import main as policy_main
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.config.test_fuzz import valid_resources
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 STACKS = sorted(
     p.name[len("Pulumi.") : -len(".yaml")] for p in (Path(__file__).parents[2] / "stacks").glob("Pulumi.*.yaml")
@@ -36,8 +36,8 @@ def registered(plan: Plan) -> set[tuple[str, str]]:
 
 
 def parity_problems(values: dict[str, Any], stack: str = "parity", program: Path | None = None) -> list[str]:
-    normal = run_program(stack, copy.deepcopy(values), program=program)
-    first = run_program(stack, copy.deepcopy(values), first_preview=True, program=program)
+    normal = recorded(stack, values, program=program)
+    first = recorded(stack, values, first_preview=True, program=program)
     only_normal = sorted(urn for _, urn in registered(normal) - registered(first))
     only_first = sorted(urn for _, urn in registered(first) - registered(normal))
     return [f"missing from the first preview: {u}" for u in only_normal] + [
@@ -47,7 +47,7 @@ def parity_problems(values: dict[str, Any], stack: str = "parity", program: Path
 
 @pytest.fixture(scope="module")
 def example_first() -> Plan:
-    return run_program("example", stack_values("example"), first_preview=True)
+    return recorded("example", stack_values("example"), first_preview=True)
 
 
 @pytest.mark.parametrize("stack", STACKS)

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests import helm
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")
 
@@ -28,7 +29,7 @@ CRD = "gateway-helm-v1.7.0/crds/generated/gateway.envoyproxy.io_envoyproxies.yam
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("example", stack_values("example"))
+    return recorded("example", stack_values("example"))
 
 
 def kubernetes_provider(plan: Plan, resource: str) -> dict[str, Any]:

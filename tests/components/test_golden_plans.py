@@ -20,15 +20,15 @@ When a change to the plans is intended, regenerate the golden files and review t
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from preflight.stackfile import read_stack_file
+from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "fixtures" / "golden"
@@ -42,7 +42,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:Depreca
 
 
 def record(stack: str) -> Plan:
-    return run_program(stack, copy.deepcopy(read_stack_file(STACK_FILES[stack]).config))
+    return recorded(stack, read_stack_file(STACK_FILES[stack]).config)
 
 
 def golden_path(stack: str) -> Path:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from preflight.runtime import Plan, run_program
-from tests.components.test_kuberay import problems, values_with
+from tests.kuberay_stack import problems, values_with
 
 
 @pytest.fixture(scope="module")

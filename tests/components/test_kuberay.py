@@ -1,5 +1,6 @@
 """addons.kuberay: per option and provider, the charts, values, objects and
-namespaces in the plan, the smoke RayJob's wait condition, and the spec's refusals.
+namespaces in the plan, and the smoke RayJob's wait condition (the spec's refusals are in
+tests/config/test_kuberay_options.py).
 
 Expected charts, names and keys are literals from the upstream sources (README: KubeRay
 options), never imported from the code under test.
@@ -7,7 +8,6 @@ options), never imported from the code under test.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import subprocess
@@ -17,51 +17,11 @@ from typing import Any
 import pytest
 import yaml
 
-from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
 from tests import helm
+from tests.kuberay_stack import NAMES, values_with
 
 KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
-CLOUD = {"name": "ray-cloud", "location": "eastus2", "resourceGroup": "rg-ray-cloud", "protect": False}
-GENERIC = {
-    "name": "onprem",
-    "provider": "Generic",
-    "region": "dc1",
-    "kubeconfig": {"secure": "v1:kubeconfig-ciphertext=="},
-    "cliToken": {"secure": "v1:clitoken-ciphertext=="},
-    "storage": {"bucket": "s3://ray-data", "endpoint": "https://minio.example.com", "existingSecret": "minio-keys"},
-}
-# One resource per provider; the primary adds a T4 pool (16 vCPU, 110 GiB, 1 GPU, max 4).
-RESOURCES: list[dict[str, Any]] = [
-    {
-        "name": "default",
-        "provider": "Azure",
-        "region": "eastus2",
-        "cluster": {
-            "nodePools": [
-                {"name": "cpu", "instanceType": "Standard_D16s_v5"},
-                {"name": "cpuspot", "instanceType": "Standard_D16s_v5", "capacityType": "SPOT"},
-                {"name": "gput4", "instanceType": "Standard_NC16as_T4_v3", "maxCount": 4, "gpu": {"type": "T4"}},
-            ]
-        },
-    },
-    {"name": "aws", "provider": "AWS", "region": "us-west-2"},
-    {"name": "gcp", "provider": "GCP", "region": "us-central1", "project": "my-gcp-project"},
-    GENERIC,
-]
-NAMES = ["default", "aws", "gcp", "onprem"]
-
-
-def values_with(options: list[dict[str, Any]]) -> dict[str, Any]:
-    resources = copy.deepcopy(RESOURCES)
-    for resource, kuberay in zip(resources, options, strict=False):
-        if kuberay:
-            resource["addons"] = {"kuberay": kuberay}
-    return {
-        "pulumi:disable-default-providers": ["*"],
-        "anyscale-cloud:cloud": CLOUD,
-        "anyscale-cloud:resources": resources,
-    }
 
 
 @pytest.fixture(scope="module")
@@ -469,12 +429,12 @@ RAY_DASHBOARDS = {
 }
 
 
-def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, tmp_path: Path) -> None:
+def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, render_cache: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     values = inputs(full, "aws-prometheus")["values"]
     objects = helm.render(
-        helm.CHARTS / "kube-prometheus-stack-88.5.3", values, "monitoring", "kube-prometheus-stack", tmp_path
+        helm.CHARTS / "kube-prometheus-stack-88.5.3", values, "monitoring", "kube-prometheus-stack", render_cache
     )
     (grafana,) = [o for o in objects if o["kind"] == "Deployment" and o["metadata"]["name"].endswith("-grafana")]
     assert "download-dashboards" in [c["name"] for c in grafana["spec"]["template"]["spec"]["initContainers"]]
@@ -549,22 +509,22 @@ def test_network_policy_and_feature_gates_send_the_charts_whole_list(rotation: P
         ({"batchScheduler": {"name": "kai-scheduler"}}, "--batch-scheduler=kai-scheduler"),
     ],
 )
-def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argument: str, tmp_path: Path) -> None:
+def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argument: str, render_cache: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     objects = helm.render(
-        helm.CHARTS / "kuberay-operator-1.7.0", chart_values, "kuberay-system", "kuberay-operator", tmp_path
+        helm.CHARTS / "kuberay-operator-1.7.0", chart_values, "kuberay-system", "kuberay-operator", render_cache
     )
     (deployment,) = [o for o in objects if o["kind"] == "Deployment"]
     assert argument in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
 
 
-def test_operator_chart_renders_its_service_monitor(tmp_path: Path) -> None:
+def test_operator_chart_renders_its_service_monitor(render_cache: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     values = {"metrics": {"serviceMonitor": {"enabled": True}}}
     objects = helm.render(
-        helm.CHARTS / "kuberay-operator-1.7.0", values, "kuberay-system", "kuberay-operator", tmp_path
+        helm.CHARTS / "kuberay-operator-1.7.0", values, "kuberay-system", "kuberay-operator", render_cache
     )
     (monitor,) = [o for o in objects if o["kind"] == "ServiceMonitor"]
     assert monitor["metadata"]["namespace"] == "kuberay-system"
@@ -592,203 +552,15 @@ def test_example_primary_runs_kueue_metrics_and_the_smoke_job(example_plan: Plan
     assert not {"aws-usw2-kueue", "gcp-usc1-smoke-test", "onprem-prometheus"} & present
 
 
-# --- the spec's refusals -----------------------------------------------------------------------------
-
-
-def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
-    resources = copy.deepcopy(RESOURCES)
-    resources[index]["addons"] = {"kuberay": kuberay}
-    try:
-        load_spec(CLOUD, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
-
-
-@pytest.mark.parametrize(
-    "index, kuberay, expected",
-    [
-        (
-            3,
-            {"networkPolicy": True, "version": "1.6.2"},
-            "resources[3].addons.kuberay.networkPolicy (onprem): needs the RayClusterNetworkPolicy feature gate, which "
-            "KubeRay has from 1.7.0 and this program wires for chart 1.7.0 (addons.kuberay.version is 1.6.2); set "
-            'addons.kuberay.version: "1.7.0"',
-        ),
-        (
-            1,
-            {"networkPolicy": True},
-            "resources[1].addons.kuberay.networkPolicy (aws): the AWS cluster this program builds enforces no "
-            "NetworkPolicy (no network policy engine is enabled on it), so the policies KubeRay would create would be "
-            "inert; use it on an AKS cluster or a Generic cluster that enforces NetworkPolicy",
-        ),
-        (
-            2,
-            {"networkPolicy": True},
-            "resources[2].addons.kuberay.networkPolicy (gcp): the GCP cluster this program builds enforces no "
-            "NetworkPolicy (no network policy engine is enabled on it), so the policies KubeRay would create would be "
-            "inert; use it on an AKS cluster or a Generic cluster that enforces NetworkPolicy",
-        ),
-        (
-            0,
-            {"featureGates": {"RayClusterHistoryServer": True, "RayJobsEverywhere": True}},
-            "resources[0].addons.kuberay.featureGates.RayJobsEverywhere (default): 'RayJobsEverywhere' is not a feature gate of "
-            "kuberay-operator 1.7.0: use RayClusterStatusConditions, RayJobDeletionPolicy, RayMultiHostIndexing, "
-            "RayServiceIncrementalUpgrade, RayCronJob, RayClusterMTLS, RayClusterNetworkPolicy, RayClusterHistoryServer",
-        ),
-        (
-            0,
-            {"featureGates": {"RayClusterMTLS": True}, "version": "1.6.2"},
-            "resources[0].addons.kuberay.featureGates.RayClusterMTLS (default): 'RayClusterMTLS' is not a feature gate of "
-            "kuberay-operator 1.6.2: use RayClusterStatusConditions, RayJobDeletionPolicy, RayMultiHostIndexing, "
-            "RayServiceIncrementalUpgrade, RayCronJob",
-        ),
-        (
-            0,
-            {"featureGates": {"RayCronJob": True}, "version": "1.5.1"},
-            "resources[0].addons.kuberay.featureGates (default): this program knows the feature gates of chart 1.6.2, "
-            "1.7.0 only (addons.kuberay.version is 1.5.1): setting one replaces the chart's whole list; use one of "
-            "those versions or drop featureGates",
-        ),
-        (
-            3,
-            {"networkPolicy": True, "featureGates": {"RayClusterNetworkPolicy": False}},
-            "resources[3].addons.kuberay.featureGates (onprem): networkPolicy turns on the RayClusterNetworkPolicy "
-            "gate that featureGates turns off: drop one of them",
-        ),
-        (
-            1,
-            {"batchScheduler": "scheduler-plugins", "smokeTest": True},
-            "resources[1].addons.kuberay.smokeTest (aws): cannot run with batchScheduler scheduler-plugins: KubeRay's "
-            "scheduler-plugins integration supports RayClusters only (it refuses RayJobs), so the smoke RayJob would "
-            "never run; turn smokeTest off or use another batchScheduler",
-        ),
-        (
-            1,
-            {"batchScheduler": "kueue", "queueQuota": {"cpu": 8, "memoryGi": 32}},
-            "resources[1].addons.kuberay.queueQuota (aws): the Kueue quotas of a cluster this program builds come "
-            "from its pools (one ResourceFlavor per worker pool, sized at its maxCount): drop queueQuota and set the "
-            "pools' maxCount instead",
-        ),
-        (
-            3,
-            {"batchScheduler": "kueue"},
-            "resources[3].addons.kuberay.queueQuota (onprem): a Generic cluster's pools are unknown to this program: "
-            "set addons.kuberay.queueQuota (cpu, memoryGi, gpu) to size the Kueue ClusterQueue",
-        ),
-        (
-            2,
-            {"batchScheduler": "kai", "version": "1.4.2"},
-            "resources[2].addons.kuberay.batchScheduler (gcp): the KAI batch scheduler needs KubeRay 1.5.0 or later "
-            "(addons.kuberay.version is 1.4.2); raise addons.kuberay.version",
-        ),
-        (
-            0,
-            {"batchScheduler": "kai", "smokeTest": True},
-            "resources[0].addons.kuberay.smokeTest (default): cannot run with batchScheduler kai: the smoke test is a "
-            "RayJob in K8sJobMode (a submitter Job beside the Ray pods), which KubeRay's KAI integration does not "
-            "schedule; turn smokeTest off or use another batchScheduler",
-        ),
-        (
-            0,
-            {"authentication": "kubernetes-rbac", "version": "1.5.1"},
-            "resources[0].addons.kuberay.authentication (default): authOptions.enableK8sTokenAuth needs KubeRay 1.6.0 or "
-            "later (addons.kuberay.version is 1.5.1); raise addons.kuberay.version",
-        ),
-        (
-            0,
-            {"authentication": "token", "version": "1.5.0"},
-            "resources[0].addons.kuberay.authentication (default): authOptions.mode: token needs KubeRay 1.5.1 or later "
-            "(addons.kuberay.version is 1.5.0); raise addons.kuberay.version",
-        ),
-        (
-            0,
-            {"metrics": {"installPrometheus": True}},
-            "resources[0].addons.kuberay.metrics.installPrometheus (default): installPrometheus without enabled: set "
-            "metrics.enabled: true (or drop installPrometheus)",
-        ),
-        (
-            0,
-            {"queueQuota": {"cpu": 8, "memoryGi": 32}},
-            "resources[0].addons.kuberay.queueQuota (default): queueQuota sizes the Kueue ClusterQueue: set "
-            "batchScheduler: kueue or drop queueQuota",
-        ),
-        (
-            0,
-            {"batchScheduler": "slurm"},
-            "resources[0].addons.kuberay.batchScheduler (default): Input should be 'none', 'volcano', 'yunikorn', "
-            "'kueue', 'scheduler-plugins' or 'kai'",
-        ),
-    ],
-)
-def test_spec_refuses_what_upstream_does_not_support(index: int, kuberay: dict[str, Any], expected: str) -> None:
-    assert problems(index, kuberay) == [expected]
-
-
-def kueue_on_one_pool(max_count: int, shape: dict[str, int]) -> list[dict[str, Any]]:
-    """The stack's resources, the AWS one with Kueue and a single pool of this explicit shape."""
-    resources = copy.deepcopy(RESOURCES)
-    resources[1]["cluster"] = {
-        "nodePools": [{"name": "big", "instanceType": "x2iedn.32xlarge", "maxCount": max_count, "shape": shape}]
-    }
-    resources[1]["addons"] = {"kuberay": {"batchScheduler": "kueue"}}
-    return resources
-
-
-def test_kueue_sizes_a_pool_with_an_explicit_shape_from_that_shape() -> None:
-    resources = kueue_on_one_pool(2, {"cpu": 128, "memoryGb": 4096})
-    quota = load_spec(CLOUD, resources).resources[1].addons.kuberay.queue_quota
-    assert quota is not None and (quota.cpu, quota.memory_gi, quota.gpu) == (256, 8192, 0)
-
-
-def test_network_policy_is_accepted_on_aks_which_runs_cilium() -> None:
-    resources = copy.deepcopy(RESOURCES)
-    resources[0]["addons"] = {"kuberay": {"networkPolicy": True}}
-    assert load_spec(CLOUD, resources).resources[0].addons.kuberay.gates() is not None
-
-
-@pytest.mark.parametrize("shorthand, enabled", [(True, True), (False, False)])
-def test_metrics_accepts_a_boolean(shorthand: bool, enabled: bool) -> None:
-    resources = copy.deepcopy(RESOURCES)
-    resources[0]["addons"] = {"kuberay": {"metrics": shorthand}}
-    metrics = load_spec(CLOUD, resources).resources[0].addons.kuberay.metrics
-    assert (metrics.enabled, metrics.install_prometheus) == (enabled, False)
-
-
-def test_scheduler_plugins_needs_the_kubernetes_minor_it_was_built_for() -> None:
-    resources = copy.deepcopy(RESOURCES)
-    resources[1]["cluster"] = {"kubernetesVersion": "1.34"}
-    resources[1]["addons"] = {"kuberay": {"batchScheduler": "scheduler-plugins"}}
-    with pytest.raises(SpecError) as error:
-        load_spec(CLOUD, resources)
-    assert [str(p) for p in error.value.problems] == [
-        "resources[1].addons.kuberay.batchScheduler (aws): scheduler-plugins has a chart for Kubernetes 1.33 only "
-        "(its kube-scheduler must match the cluster's minor), but the cluster runs 1.34; use Kubernetes 1.33 or "
-        "another batchScheduler"
-    ]
-
-
-def test_kueue_quota_the_pools_overflow_names_queue_quota() -> None:
-    # 1,024 vCPUs x 1,000 nodes is over the quota's 1,000,000 vCPUs: the problem is reported at
-    # queueQuota, with the sums and the way out (before: "resources[1].cpu", a path the file lacks).
-    with pytest.raises(SpecError) as caught:
-        load_spec(CLOUD, kueue_on_one_pool(1000, {"cpu": 1024, "memoryGb": 4}))
-    assert [str(p) for p in caught.value.problems] == [
-        "resources[1].addons.kuberay.queueQuota (aws): the worker pools at their maxCount add up to 1024000 vCPUs, "
-        "4000 GiB and 0 GPUs, more than a Kueue quota this program sets (1,000,000 vCPUs, 100,000,000 GiB, "
-        "100,000 GPUs): lower the pools' maxCount or set addons.kuberay.queueQuota"
-    ]
-
-
 # --- the other charts at their pins read what we set ---------------------------------------------
 
 
-def test_scheduler_plugins_answers_to_the_name_kuberay_stamps(rotation: Plan, tmp_path: Path) -> None:
+def test_scheduler_plugins_answers_to_the_name_kuberay_stamps(rotation: Plan, render_cache: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     values = inputs(rotation, "aws-scheduler-plugins")["values"]
     objects = helm.render(
-        helm.CHARTS / "scheduler-plugins-0.33.5", values, "scheduler-plugins", "scheduler-plugins", tmp_path
+        helm.CHARTS / "scheduler-plugins-0.33.5", values, "scheduler-plugins", "scheduler-plugins", render_cache
     )
     (config,) = [o for o in objects if o["kind"] == "ConfigMap" and "scheduler-config.yaml" in o.get("data", {})]
     profiles = yaml.safe_load(config["data"]["scheduler-config.yaml"])["profiles"]
@@ -806,12 +578,12 @@ def excluded(webhook: dict[str, Any]) -> set[str]:
     return set(expression["values"])
 
 
-def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(full: Plan, tmp_path: Path) -> None:
+def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(full: Plan, render_cache: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     ours = webhooks(
         helm.render(
-            helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", tmp_path
+            helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", render_cache
         )
     )
     for kind in ("pod", "deployment", "statefulset"):
@@ -826,7 +598,7 @@ def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(f
         assert ours[name]["failurePolicy"] == "Fail"
         assert platform <= excluded(ours[name]) and "default" not in excluded(ours[name])
     # The chart's own values: pods fail closed everywhere but kube-system and kueue-system.
-    defaults = webhooks(helm.render(helm.CHARTS / "kueue-0.19.2", {}, "kueue-system", "kueue", tmp_path / "d"))
+    defaults = webhooks(helm.render(helm.CHARTS / "kueue-0.19.2", {}, "kueue-system", "kueue", render_cache))
     assert defaults["mpod.kb.io"]["failurePolicy"] == "Fail"
     assert excluded(defaults["mpod.kb.io"]) == {"kube-system", "kueue-system"}
 
@@ -870,27 +642,6 @@ def test_gpu_smoke_job_asks_for_one_gpu_on_the_gpu_pool(
     lines = rayjob_crd_report["rotation"]
     assert all_valid(lines), "\n".join(lines)
     assert any(": default-gpu-smoke-test (RayJob ray.io/v1," in line for line in lines)
-
-
-@pytest.mark.parametrize(
-    "index, kuberay, expected",
-    [
-        (
-            0,
-            {"gpuSmokeTest": True},
-            "resources[0].addons.kuberay.gpuSmokeTest (default): gpuSmokeTest runs beside the smoke test: set "
-            "smokeTest: true (or drop gpuSmokeTest)",
-        ),
-        (
-            1,
-            {"smokeTest": True, "gpuSmokeTest": True},
-            "resources[1].addons.kuberay.gpuSmokeTest (aws): gpuSmokeTest needs a GPU pool of this program's cluster "
-            "(its labels and taints are what the job targets): add a pool with `gpu`, or drop gpuSmokeTest",
-        ),
-    ],
-)
-def test_gpu_smoke_test_refusals(index: int, kuberay: dict[str, Any], expected: str) -> None:
-    assert problems(index, kuberay) == [expected]
 
 
 def test_the_crd_report_check_fails_on_a_schema_error_or_a_failed_rule() -> None:

@@ -12,6 +12,7 @@ import pytest
 from preflight.changes import diff_plans
 from preflight.runtime import run_program
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")
 
@@ -159,7 +160,7 @@ class Graph:
 
 @pytest.fixture(scope="module")
 def graph() -> Graph:
-    return Graph(run_program("example", stack_values("example")).to_json())
+    return Graph(recorded("example", stack_values("example")).to_json())
 
 
 def position(order: list[str], name: str) -> int:
@@ -241,7 +242,7 @@ def test_registry_has_an_explicit_name_with_a_random_suffix(graph: Graph) -> Non
 
 @pytest.fixture(scope="module")
 def dev() -> dict[str, Any]:
-    return run_program("dev", stack_values("dev")).to_json()
+    return recorded("dev", stack_values("dev")).to_json()
 
 
 def test_crds_are_their_own_resources_before_the_controllers(dev: dict[str, Any]) -> None:

@@ -46,10 +46,10 @@ def test_the_component_registers_its_id_and_the_platforms_id() -> None:
     """Mutants 61-64 of CloudResourceRegistration.__init__: its registered outputs (house rule:
     every component registers them) are the ARM record's ID and the platform's
     cloudResourceId, read from the record it created."""
-    from preflight.runtime import run_program
     from tests.conftest import stack_values
+    from tests.plans import recorded
 
-    plan = run_program("dev", stack_values("dev"))
+    plan = recorded("dev", stack_values("dev"))
     urn = (
         "urn:pulumi:dev::anyscale-cloud::anyscale-cloud:index:CloudResource"
         "$anyscale-cloud:index:CloudResourceRegistration::default"

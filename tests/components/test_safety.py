@@ -17,6 +17,7 @@ from preflight.rollout import estimate, render_estimate
 from preflight.runtime import Plan, run_program
 from preflight.tree import render_summary, render_tree
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
 SENTINELS = {"kubeconfig": "SENTINEL-KUBECONFIG-7f3a9c", "cliToken": "SENTINEL-CLITOKEN-51be02"}
@@ -38,7 +39,7 @@ def sentinel_plan() -> Plan:
 
 @pytest.fixture(scope="module")
 def base_plan() -> Plan:
-    return run_program("example", stack_values("example"))
+    return recorded("example", stack_values("example"))
 
 
 def every_text(plan: Plan, other: Plan) -> str:

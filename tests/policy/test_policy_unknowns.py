@@ -30,9 +30,10 @@ from pulumi_policy.proxy import UnknownValueError
 
 from preflight import policy as runner
 from preflight.planfile import Graph
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from preflight.stackfile import read_stack_file
 from tests.conftest import stack_values
+from tests.plans import recorded as shared_recording
 from tests.policy.helpers import multicloud, reports
 
 PACK = runner.load_pack()
@@ -46,10 +47,10 @@ def recorded(name: str) -> list[dict[str, Any]]:
     """A stack's plan, recorded in registration order (example, and the golden gpu stack),
     or a hand-made policy fixture (aws, gcp, generic)."""
     if name == "example":
-        return run_program(name, stack_values(name)).to_json()["resources"]  # type: ignore[no-any-return]
+        return shared_recording(name, stack_values(name)).to_json()["resources"]  # type: ignore[no-any-return]
     if name == "gpu":
         values = read_stack_file(FIXTURES / "golden" / "Pulumi.gpu.yaml").config
-        return run_program(name, values).to_json()["resources"]  # type: ignore[no-any-return]
+        return shared_recording(name, values).to_json()["resources"]  # type: ignore[no-any-return]
     resources: list[dict[str, Any]] = json.loads((FIXTURES / "policy" / f"{name}.json").read_text())["resources"]
     return resources
 
@@ -398,7 +399,7 @@ def test_the_example_stack_names_what_it_could_not_check(example_plan):
 )
 def test_a_first_preview_names_the_outputs_of_new_resources(stack, expected):
     """Every output of a resource not created yet is unknown (docs/reviewing.md gives the counts)."""
-    first = run_program(stack, stack_values(stack), first_preview=True).to_json()
+    first = shared_recording(stack, stack_values(stack), first_preview=True).to_json()
     found: dict[str, int] = {}
     for _, policy, _ in advisories(first):
         found[policy] = found.get(policy, 0) + 1

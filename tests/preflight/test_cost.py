@@ -20,6 +20,7 @@ from config.data.instance_types import INSTANCE_TYPES
 from preflight import diff
 from preflight import pricing as cost
 from preflight.policy import check_plan
+from tests.cli import preflight_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "fixtures" / "golden"
@@ -261,9 +262,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cost_of_the_example_stack_prints_each_cloud_resource_and_the_total(tmp_path):
+def test_cost_of_the_example_stack_prints_each_cloud_resource_and_the_total(tmp_path, example_plan):
+    # The example's plan as recorded once for the run (`--stack` records the same plan).
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(example_plan.to_json()), encoding="utf-8")
     out = tmp_path / "cost.json"
-    result = run("cost", "--stack", "example", "--json", str(out))
+    result = preflight_in_process("cost", "--plan", str(plan), "--json", str(out))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Hourly cost, list prices of 2026-12-01 (USD; estimates only)"
@@ -363,7 +367,7 @@ def test_the_budget_policy_flags_a_maximum_above_the_configured_budget():
 
 
 def test_preflight_plan_prints_the_totals_after_its_summary():
-    result = run("plan", "--stack", "dev")
+    result = preflight_in_process("plan", "--stack", "dev")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     line = (

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import preflight_in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -74,7 +76,7 @@ def test_usage_errors_exit_2() -> None:
 
 def test_plan_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "plan.json"
-    result = preflight("plan", "--stack", "dev", "--json", str(out))
+    result = preflight_in_process("plan", "--stack", "dev", "--json", str(out))
     assert result.returncode == 0, result.stderr
     plan = json.loads(out.read_text())
     assert plan["project"] == "anyscale-cloud" and plan["stack"] == "dev"

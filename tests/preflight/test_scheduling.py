@@ -18,6 +18,7 @@ import yaml
 from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
 from preflight.scheduling import render_scheduling, scheduling
+from tests.cli import preflight_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART_VALUES = ROOT.parent / "shared" / "reference" / "anyscale-operator-1.8.0-values.yaml"
@@ -216,16 +217,9 @@ def test_view_flags_a_pool_with_the_wrong_label_and_a_shape_that_fits_nowhere(pl
 
 
 def test_plan_prints_the_view() -> None:
-    import subprocess
-    import sys
-
-    out = subprocess.run(
-        [sys.executable, "-m", "preflight", "plan", "--stack", "example"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    result = preflight_in_process("plan", "--stack", "example")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
     section = out[out.index("Scheduling: operator instance types -> node pools") :]
     assert "15CPU-100GB-1xT4  on-demand: gput4   spot: -" in section
     assert "onprem (Generic)" in section

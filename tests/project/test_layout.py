@@ -115,6 +115,19 @@ def test_no_production_module_is_over_the_limit() -> None:
     assert all(path in sizes and sizes[path] > MAX_LINES for path in CEILINGS), "a module under the limit: drop it"
 
 
+# A test module past this wants splitting by the unit it tests (tests/<package>/test_<unit>.py).
+MAX_TEST_LINES = 900
+
+
+def test_no_test_module_is_over_its_limit() -> None:
+    sizes = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+    }
+    over = {path: lines for path, lines in sizes.items() if lines > MAX_TEST_LINES}
+    assert over == {}, f"split these test modules by the unit they test (at most {MAX_TEST_LINES} lines each)"
+
+
 def test_no_two_modules_import_each_other() -> None:
     assert cycles(import_graph()) == []
 

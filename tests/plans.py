@@ -1,0 +1,68 @@
+"""Plans recorded once per test run and shared by every test and every xdist worker.
+
+A recording is a pure function of the stack name, its config, the first-preview flag and the
+program (the code does not change during a run), so a test that would record a plan someone
+else has already recorded gets a copy of that recording instead of running the program again:
+speed from not repeating work, with every assertion kept. A test that patches anything the
+program reads (the runtime, a module, the clock) must call `run_program` itself.
+
+The recordings live in a folder the controller makes for the run and hands to its workers in
+ANYSCALE_TEST_PLANS (tests/conftest.py); without it, or with it empty (`make mutate`, whose
+mutants must never share a recording: mutation/plan_cache.py empties it), they are kept in
+this process only. A lock per recording makes the second worker wait for the first. The
+program is called through its module (`preflight.runtime.run_program`), so that a wrapper
+installed there (mutation/plan_cache.py) still sees every run.
+"""
+
+from __future__ import annotations
+
+import copy
+import fcntl
+import hashlib
+import json
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+import preflight.runtime
+from preflight.runtime import Plan
+
+ENV = "ANYSCALE_TEST_PLANS"
+_MEMO: dict[str, bytes] = {}  # this process's recordings, pickled (every caller gets a fresh copy)
+
+
+def key_of(stack: str, values: dict[str, Any], first_preview: bool, program: Path | None) -> str:
+    text = json.dumps([stack, values, first_preview, str(program) if program else None], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def recorded(stack: str, values: dict[str, Any], first_preview: bool = False, program: Path | None = None) -> Plan:
+    """`run_program(stack, values, first_preview, program)`, run once per test run: a copy each call."""
+    key = key_of(stack, values, first_preview, program)
+    if key not in _MEMO:
+        _MEMO[key] = _shared(
+            key, lambda: preflight.runtime.run_program(stack, copy.deepcopy(values), first_preview, program)
+        )
+    plan = pickle.loads(_MEMO[key])
+    assert isinstance(plan, Plan)
+    return plan
+
+
+def _shared(key: str, record: Any) -> bytes:
+    folder = os.environ.get(ENV)
+    if not folder:
+        return pickle.dumps(record())
+    path = Path(folder) / f"{key}.pickle"
+    with open(Path(folder) / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker waits for this recording
+        try:
+            if path.exists():
+                return path.read_bytes()
+            data = pickle.dumps(record())
+            partial = path.with_suffix(".partial")
+            partial.write_bytes(data)
+            partial.replace(path)
+            return data
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
