@@ -189,7 +189,8 @@ def run_program(stack: str, values: dict[str, Any], first_preview: bool = False,
         pulumi.runtime.set_all_config(config, secret_keys)
         sdk_internals.start_mock_runtime(monitor, PROJECT, stack)
         os.chdir(ROOT)
-        sdk_internals.run_to_completion(lambda: _run_main(program or ROOT / "__main__.py"))
+        with sdk_internals.without_source_positions():
+            sdk_internals.run_to_completion(lambda: _run_main(program or ROOT / "__main__.py"))
     finally:
         os.chdir(cwd)
         loop.run_until_complete(loop.shutdown_default_executor())

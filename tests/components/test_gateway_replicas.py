@@ -4,15 +4,12 @@ PodDisruptionBudget, in an EnvoyProxy valid against the CRD of gateway-helm v1.7
 from __future__ import annotations
 
 import copy
-import json
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from preflight.runtime import Plan
-from tests import helm
+from tests import crds, helm
 from tests.conftest import stack_values
 from tests.plans import recorded
 
@@ -79,31 +76,38 @@ def test_only_eks_sets_load_balancer_annotations(plan: Plan) -> None:
     assert {r: a for r, a in annotations.items() if r != "aws-usw2"} == {"default": {}, "gcp-usc1": {}, "onprem": {}}
 
 
-def crd_validate(plan_json: dict[str, Any], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    validator = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
-    tool = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
-    crd = helm.CHARTS / CRD
-    if not (validator.exists() and tool.exists() and crd.exists()):
-        pytest.skip(f"crd-validate not set up (bash {tool.parent}/setup.sh) or {crd} absent")
-    plan_file = tmp_path / "plan.json"
-    plan_file.write_text(json.dumps(plan_json))
-    return subprocess.run(
-        [str(validator), str(tool), str(crd), str(plan_file)], capture_output=True, text=True, timeout=300, check=False
-    )
-
-
-def test_envoy_proxy_is_valid_against_its_crd(plan: Plan, tmp_path: Path) -> None:
-    result = crd_validate(plan.to_json(), tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.count("EnvoyProxy gateway.envoyproxy.io/v1alpha1") == 4
-    assert "TOTAL violations: 0" in result.stdout
-
-
-def test_the_crd_check_catches_a_budget_with_both_bounds(plan: Plan, tmp_path: Path) -> None:
-    # The CRD's CEL rule: minAvailable or maxUnavailable, not both.
+@pytest.fixture(scope="module")
+def proxy_crd_report(plan: Plan, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """The plan's EnvoyProxies, and a copy with a budget holding both bounds, against Envoy
+    Gateway's EnvoyProxy CRD (one run of crd-validate)."""
     broken = copy.deepcopy(plan.to_json())
     proxy = next(r for r in broken["resources"] if r["name"] == "aws-usw2-envoy-proxy")
     proxy["inputs"]["spec"]["provider"]["kubernetes"]["envoyPDB"]["maxUnavailable"] = 1
-    result = crd_validate(broken, tmp_path)
-    assert result.returncode == 1
-    assert "only one of minAvailable or maxUnavailable can be specified" in result.stdout
+    plans = {"plan": plan.to_json(), "broken": broken}
+    return crds.report(helm.CHARTS / CRD, plans, tmp_path_factory.mktemp("envoyproxy-crd"))
+
+
+def test_envoy_proxy_is_valid_against_its_crd(proxy_crd_report: dict[str, list[str]]) -> None:
+    lines = proxy_crd_report["plan"]
+    assert crds.all_valid(lines), "\n".join(lines)
+    assert crds.objects(lines, "EnvoyProxy gateway.envoyproxy.io/v1alpha1") == 4
+
+
+def test_the_crd_check_catches_a_budget_with_both_bounds(proxy_crd_report: dict[str, list[str]]) -> None:
+    # The CRD's CEL rule: minAvailable or maxUnavailable, not both.
+    lines = proxy_crd_report["broken"]
+    assert not crds.all_valid(lines)
+    assert any("only one of minAvailable or maxUnavailable can be specified" in line for line in lines)
+    # Only the edited proxy fails: the others' summaries stay clean.
+    summaries = [line for line in lines if line.strip().startswith("->")]
+    assert (
+        len(summaries) == 4 and sum(" 0 schema error(s);" in s and s.endswith(" 0 not passed") for s in summaries) == 3
+    )
+
+
+def test_the_report_check_fails_on_a_schema_error_or_a_failed_rule() -> None:
+    ok = "   -> 0 schema error(s); CEL: 12 rule evaluations passed, 0 not passed"
+    assert crds.all_valid(["plan.json: p (EnvoyProxy gateway.envoyproxy.io/v1alpha1, ...)", ok])
+    assert not crds.all_valid([ok.replace("-> 0 schema", "-> 1 schema")])
+    assert not crds.all_valid([ok.replace("0 not passed", "1 not passed")])
+    assert not crds.all_valid([])  # no object validated at all

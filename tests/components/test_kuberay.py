@@ -9,8 +9,6 @@ options), never imported from the code under test.
 from __future__ import annotations
 
 import json
-import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ import pytest
 import yaml
 
 from preflight.runtime import Plan, run_program
-from tests import helm
+from tests import crds, helm
 from tests.kuberay_stack import NAMES, values_with
 
 KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
@@ -340,45 +338,16 @@ def test_smoke_job_without_kueue_or_auth_has_no_queue_label(rotation: Plan) -> N
 
 @pytest.fixture(scope="module")
 def rayjob_crd_report(full: Plan, rotation: Plan, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
-    """Every RayJob of the `full` and `rotation` plans against KubeRay 1.7.0's RayJob CRD, in one
-    run of crd-validate (parsing the CRD is most of its time, so one run serves both plans):
-    per plan, the tool's lines about it."""
-    validator = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
-    tool = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
+    """Every RayJob of the `full` and `rotation` plans against KubeRay 1.7.0's RayJob CRD (one run)."""
     crd = helm.CHARTS / "kuberay-operator-1.7.0" / "crds" / "ray.io_rayjobs.yaml"
-    if not (validator.exists() and tool.exists() and crd.is_file()):
-        pytest.skip(f"crd-validate not set up (bash {tool.parent}/setup.sh) or {crd} absent")
-    folder = tmp_path_factory.mktemp("rayjob-crd")
-    files = {"full": folder / "full.json", "rotation": folder / "rotation.json"}
-    files["full"].write_text(json.dumps(full.to_json()))
-    files["rotation"].write_text(json.dumps(rotation.to_json()))
-    result = subprocess.run(
-        [str(validator), str(tool), str(crd), *map(str, files.values())],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert "TOTAL violations:" in result.stdout, result.stdout + result.stderr
-    report: dict[str, list[str]] = {label: [] for label in files}
-    current = None
-    for line in result.stdout.splitlines():
-        current = next((label for label, path in files.items() if line.startswith(f"{path}: ")), current)
-        if current and not line.startswith("TOTAL"):
-            report[current].append(line)
-    return report
-
-
-def all_valid(lines: list[str]) -> bool:
-    """Each object's summary line says no schema error and no failed CEL rule."""
-    summaries = [line for line in lines if line.strip().startswith("->")]
-    return bool(summaries) and all(re.search(r"-> 0 schema error\(s\); .* 0 not passed$", s) for s in summaries)
+    plans = {"full": full.to_json(), "rotation": rotation.to_json()}
+    return crds.report(crd, plans, tmp_path_factory.mktemp("rayjob-crd"))
 
 
 def test_smoke_job_is_valid_against_the_rayjob_crd(rayjob_crd_report: dict[str, list[str]]) -> None:
     lines = rayjob_crd_report["full"]
-    assert all_valid(lines), "\n".join(lines)
-    assert sum("(RayJob ray.io/v1," in line for line in lines) == 4
+    assert crds.all_valid(lines), "\n".join(lines)
+    assert crds.objects(lines, "RayJob ray.io/v1") == 4
 
 
 # --- metrics ----------------------------------------------------------------------------------
@@ -640,13 +609,5 @@ def test_gpu_smoke_job_asks_for_one_gpu_on_the_gpu_pool(
     urns = {rotation.named(f"default-{k}")["urn"] for k in ("kuberay", "smoke-namespace", "volcano")}
     assert urns <= set(job["dependsOn"])
     lines = rayjob_crd_report["rotation"]
-    assert all_valid(lines), "\n".join(lines)
+    assert crds.all_valid(lines), "\n".join(lines)
     assert any(": default-gpu-smoke-test (RayJob ray.io/v1," in line for line in lines)
-
-
-def test_the_crd_report_check_fails_on_a_schema_error_or_a_failed_rule() -> None:
-    ok = "   -> 0 schema error(s); CEL: 12 rule evaluations passed, 0 not passed"
-    assert all_valid(["plan.json: job (RayJob ray.io/v1, ...)", ok])
-    assert not all_valid([ok.replace("-> 0 schema", "-> 1 schema")])
-    assert not all_valid([ok.replace("0 not passed", "1 not passed")])
-    assert not all_valid([])  # no object validated at all

@@ -38,6 +38,7 @@ PRIVATE_NAMES = [
     ("pulumi.runtime.mocks", "_ensure_event_loop"),
     ("pulumi.runtime.mocks", "_resolve_callbacks"),
     ("pulumi.runtime.mocks", "MockMonitor"),
+    ("pulumi.runtime.resource", "_get_stack_trace"),
     ("pulumi_policy.policy", "_NotApplicableError"),
     ("pulumi_policy.proxy", "UnknownValueError"),
     ("pulumi_policy.proxy", "UNKNOWN_STRING_VALUE"),

@@ -103,9 +103,12 @@ pool_names = st.from_regex(r"[a-z][a-z0-9]{0,11}", fullmatch=True)
 
 
 @st.composite
-def valid_resources(draw: Any) -> list[dict[str, Any]]:
+def valid_resources(draw: Any, max_extra: int = 6) -> list[dict[str, Any]]:
+    """A valid `anyscale-cloud:resources` list: the Azure primary and up to `max_extra` more."""
     names = draw(
-        st.lists(name_text.filter(lambda n: n.lower() != "default"), min_size=0, max_size=6, unique_by=str.lower)
+        st.lists(
+            name_text.filter(lambda n: n.lower() != "default"), min_size=0, max_size=max_extra, unique_by=str.lower
+        )
     )
     resources: list[dict[str, Any]] = [
         {

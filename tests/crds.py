@@ -1,0 +1,56 @@
+"""Custom objects of plans against their real CRDs, with crd-validate (../shared/tools): schema,
+unknown fields and CEL rules, as the API server checks them.
+
+Parsing a CRD is most of the tool's time (the RayJob CRD is over a megabyte of YAML), so one
+run takes every plan a test module needs against one CRD file, and the report is split back
+per plan."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import helm
+
+VALIDATOR = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
+TOOL = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
+
+
+def report(crd: Path, plans: dict[str, dict[str, Any]], folder: Path) -> dict[str, list[str]]:
+    """Per label, the tool's lines about that plan's objects (skips when the tool is not set up)."""
+    if not (VALIDATOR.exists() and TOOL.exists() and crd.is_file()):
+        pytest.skip(f"crd-validate not set up (bash {TOOL.parent}/setup.sh) or {crd} absent")
+    files = {label: folder / f"{label}.json" for label in plans}
+    for label, plan in plans.items():
+        files[label].write_text(json.dumps(plan), encoding="utf-8")
+    result = subprocess.run(
+        [str(VALIDATOR), str(TOOL), str(crd), *map(str, files.values())],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert "TOTAL violations:" in result.stdout, result.stdout + result.stderr
+    lines: dict[str, list[str]] = {label: [] for label in files}
+    current = None
+    for line in result.stdout.splitlines():
+        current = next((label for label, path in files.items() if line.startswith(f"{path}: ")), current)
+        if current and not line.startswith("TOTAL"):
+            lines[current].append(line)
+    return lines
+
+
+def all_valid(lines: list[str]) -> bool:
+    """Each object's summary line says no schema error and no failed CEL rule."""
+    summaries = [line for line in lines if line.strip().startswith("->")]
+    return bool(summaries) and all(re.search(r"-> 0 schema error\(s\); .* 0 not passed$", s) for s in summaries)
+
+
+def objects(lines: list[str], kind: str) -> int:
+    """How many objects of this `Kind group/version` the lines report on."""
+    return sum(f"({kind}," in line for line in lines)
