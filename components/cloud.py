@@ -71,14 +71,15 @@ def validated(args: AnyscaleCloudArgs) -> StackSpec:
         cloud, cloud_resources, secrets = to_config(args)
         # The day Kubernetes versions are judged on: ANYSCALE_CLOUD_TODAY, else today (UTC).
         day = today()
-        spec = load_spec(cloud, cloud_resources, secrets, today=day)
+        # A minor whose support ended since is a warning here, never a failed deploy.
+        spec = load_spec(cloud, cloud_resources, secrets, today=day, deploying=True)
     except TodayError as error:
         raise pulumi.RunError(str(error)) from None
     except SpecError as error:
         raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None
     # Advisories (a minor in paid extended support or near its end, an Azure region outside
     # the preview's list) warn; they never stop a deployment.
-    for advisory in advisories(spec, day):
+    for advisory in advisories(spec, day, deploying=True):
         pulumi.log.warn(str(advisory))
     return spec
 

@@ -57,6 +57,11 @@ def today(environ: Any = os.environ) -> date:
 class Verdict:
     refusal: str | None = None
     advisory: str | None = None
+    # The refusal holds only because of the day: a minor whose support ended since. A deploy
+    # that worked must not start failing because the calendar says a date passed (the cloud
+    # refuses a minor it no longer creates on its own), so `pulumi up` warns and proceeds;
+    # `preflight validate` still refuses it, so a pull request's check says so loudly.
+    dated: bool = False
 
 
 def _key(minor: str) -> tuple[int, ...]:
@@ -95,7 +100,8 @@ def judge(provider: str, version: str, day: date, *, extended: bool) -> Verdict:
     if day > row.extended_end:
         return Verdict(
             refusal=f"Kubernetes {minor} left {service} extended support on {row.extended_end.isoformat()}, "
-            f"so {service} no longer creates it ({where}): {use}"
+            f"so {service} no longer creates it ({where}): {use}",
+            dated=True,
         )
     note = "" if row.verified else " (a date not confirmed in the provider's own document)"
     if day > row.standard_end:
@@ -103,7 +109,8 @@ def judge(provider: str, version: str, day: date, *, extended: bool) -> Verdict:
         if not extended:
             return Verdict(
                 refusal=f"{ended} ({where}); {service} creates it only with {EXTENSION[provider]} (until "
-                f"{row.extended_end.isoformat()}): {use}, or set up that extension"
+                f"{row.extended_end.isoformat()}): {use}, or set up that extension",
+                dated=True,
             )
         return Verdict(
             advisory=f"{ended} and runs in {EXTENSION[provider]}, until {row.extended_end.isoformat()}{note}: "
@@ -117,6 +124,13 @@ def judge(provider: str, version: str, day: date, *, extended: bool) -> Verdict:
             f"({left} days){note}; after that {after}: plan the upgrade, one minor at a time"
         )
     return Verdict()
+
+
+# What `pulumi up` adds to a dated refusal it only warns about.
+DEPLOYING_ANYWAY = (
+    "; deploying anyway: a date alone never fails a deploy (the cloud refuses a minor it no longer creates), "
+    "and `preflight validate` reports it as a problem"
+)
 
 
 def patch(provider: str, version: str, region: str) -> Verdict:

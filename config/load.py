@@ -50,10 +50,15 @@ class SpecError(Exception):
 CONFIG_KEYS = {"cloud": "anyscale-cloud:cloud", "resources": "anyscale-cloud:resources"}
 
 
-def load_spec(cloud: Any, resources: Any, secrets: Any = None, *, today: date | None = None) -> StackSpec:
+def load_spec(
+    cloud: Any, resources: Any, secrets: Any = None, *, today: date | None = None, deploying: bool = False
+) -> StackSpec:
     """Validate the config values; raise SpecError listing every problem. `secrets` is
     `anyscale-cloud:secrets`, each resource's secrets by its name (config/secrets.py); `today`:
-    the day Kubernetes versions are judged on (config/currency.py; default its `today()`)."""
+    the day Kubernetes versions are judged on (config/currency.py; default its `today()`).
+    `deploying` (the program under `pulumi up`): a Kubernetes minor refused only because its
+    support ended on a past day is not a problem here but an advisory (`advisories`), so that
+    no deploy fails because of the date; `preflight validate` leaves it False."""
     raw = {"cloud": cloud, "resources": resources}
     missing = [
         Problem(key, None, f"is required: set `{CONFIG_KEYS[key]}` in the stack file")
@@ -81,7 +86,11 @@ def load_spec(cloud: Any, resources: Any, secrets: Any = None, *, today: date | 
         raise SpecError(sorted(early + later, key=_problem_order)) from None
     if early:
         raise SpecError(early)
-    refused = [Problem(*where) for where, verdict in _versions(spec, today) if verdict.refusal]
+    refused = [
+        Problem(*where)
+        for where, verdict in _versions(spec, today)
+        if verdict.refusal and not (deploying and verdict.dated)
+    ]
     if refused:
         raise SpecError(refused)
     return resolve_defaults(spec)
@@ -141,14 +150,20 @@ def resolve_defaults(spec: StackSpec) -> StackSpec:
     return spec
 
 
-def advisories(spec: StackSpec, today: date | None = None) -> list[Problem]:
+def advisories(spec: StackSpec, today: date | None = None, *, deploying: bool = False) -> list[Problem]:
     """Warnings that do not stop a deployment: a Kubernetes minor in paid extended support
     or close to the end of standard support, a calendar read long ago, and an Azure region
     outside the list of regions where Anyscale on Azure is available
     (config/data/azure_availability.py; nothing when that list is None). `preflight validate`
-    prints them and exits 0; `pulumi up` logs them."""
+    prints them and exits 0; `pulumi up` logs them, and with `deploying` also the minors
+    `load_spec` let through whose support ended on a past day."""
     day = today or currency.today()
-    versions = [Problem(*where) for where, verdict in _versions(spec, day) if verdict.advisory]
+    versions = []
+    for (path, name, message), verdict in _versions(spec, day):
+        if verdict.advisory:
+            versions.append(Problem(path, name, message))
+        elif deploying and verdict.refusal and verdict.dated:
+            versions.append(Problem(path, name, message + currency.DEPLOYING_ANYWAY))
     stale = currency.stale(day)
     if stale:
         versions.append(Problem("resources", None, stale))

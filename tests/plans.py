@@ -9,7 +9,8 @@ program reads (the runtime, a module, the clock) must call `run_program` itself.
 The recordings live in a folder the controller makes for the run and hands to its workers in
 ANYSCALE_TEST_PLANS (tests/conftest.py); without it, or with it empty (`make mutate`, whose
 mutants must never share a recording: mutation/plan_cache.py empties it), they are kept in
-this process only. A lock per recording makes the second worker wait for the first. The
+this process only. Two workers that need the same recording at the same moment both make it
+(waiting would idle a core as long); a recording is written whole or not at all. The
 program is called through its module (`preflight.runtime.run_program`), so that a wrapper
 installed there (mutation/plan_cache.py) still sees every run.
 """
@@ -17,7 +18,6 @@ installed there (mutation/plan_cache.py) still sees every run.
 from __future__ import annotations
 
 import copy
-import fcntl
 import hashlib
 import json
 import os
@@ -54,15 +54,12 @@ def _shared(key: str, record: Any) -> bytes:
     if not folder:
         return pickle.dumps(record())
     path = Path(folder) / f"{key}.pickle"
-    with open(Path(folder) / f"{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker waits for this recording
-        try:
-            if path.exists():
-                return path.read_bytes()
-            data = pickle.dumps(record())
-            partial = path.with_suffix(".partial")
-            partial.write_bytes(data)
-            partial.replace(path)
-            return data
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    if path.exists():
+        return path.read_bytes()
+    # Not yet recorded (or being recorded by the other worker right now): record it here.
+    # Waiting for the other worker would leave this core idle for the same time.
+    data = pickle.dumps(record())
+    partial = path.with_name(f"{key}.{os.getpid()}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)  # atomic: a reader sees the whole recording or none
+    return data

@@ -10,6 +10,7 @@ calendar facts below are literals from the providers' calendars read that day
 from __future__ import annotations
 
 import copy
+import logging
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -283,17 +284,56 @@ def test_validate_without_today_reads_the_environment(
     assert "ANYSCALE_CLOUD_TODAY: 'someday' is not a date" in capsys.readouterr().err
 
 
-def test_the_program_refuses_the_same_minor_before_any_resource(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_date_never_fails_the_program_it_warns_and_deploys(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No time bomb: `pulumi up` on a day past a minor's support warns, names the minor, the
+    date and the way out, and registers every resource; `preflight validate` refuses it."""
+
+    def warnings(stack: str, values: dict[str, Any]) -> tuple[int, list[str]]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            plan = run_program(stack, values)
+        found = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        return len(plan.resources), [w for w in found if "kubernetesVersion" in w]
+
     values = stack_values("example")
     values["anyscale-cloud:resources"] = resources_with(0, kubernetesVersion="1.33")
-    with pytest.raises(pulumi.RunError) as caught:
-        run_program("refused", values)
-    assert "resources[0].cluster.kubernetesVersion (default): Kubernetes 1.33 left AKS standard support" in str(
-        caught.value
+    count, found = warnings("old-minor", values)
+    assert count > 100 and len(found) == 1
+    assert found[0].startswith(
+        "resources[0].cluster.kubernetesVersion (default): Kubernetes 1.33 left AKS standard support on "
     )
+    assert found[0].endswith(
+        "; deploying anyway: a date alone never fails a deploy (the cloud refuses a minor it no longer creates), "
+        "and `preflight validate` reports it as a problem"
+    )
+    # The day the shipped example's default minor leaves standard support, a year on.
     monkeypatch.setenv("ANYSCALE_CLOUD_TODAY", "2027-08-01")
-    with pytest.raises(pulumi.RunError, match=r"Kubernetes 1\.36 left AKS standard support on 2027-06-30"):
-        run_program("expired", stack_values("example"))
+    count, found = warnings("expired", stack_values("example"))
+    assert count == len(run_program("example", stack_values("example")).resources)
+    assert any(
+        w.startswith(
+            "resources[0].cluster.kubernetesVersion (default): Kubernetes 1.36 left AKS standard support on 2027-06-30"
+        )
+        for w in found
+    )
+    # The same stack, validated on that day: a problem, exit 1.
+    with pytest.raises(SpecError, match=r"Kubernetes 1\.36 left AKS standard support on 2027-06-30"):
+        load_spec(
+            stack_values("example")["anyscale-cloud:cloud"],
+            stack_values("example")["anyscale-cloud:resources"],
+            stack_values("example").get("anyscale-cloud:secrets"),
+            today=date(2027, 8, 1),
+        )
+
+
+def test_a_minor_no_calendar_row_knows_still_fails_the_program() -> None:
+    # Not a date: a minor newer than any release is refused at deploy too.
+    values = stack_values("example")
+    values["anyscale-cloud:resources"] = resources_with(0, kubernetesVersion="1.99")
+    with pytest.raises(pulumi.RunError, match=r"Kubernetes 1\.99 is not released on AKS"):
+        run_program("unreleased", values)
 
 
 # --- pools and upgrades ---------------------------------------------------------------------
