@@ -14,8 +14,11 @@ import pulumi_gcp as gcp
 from components.scope import Scope
 from config import GcpResource
 
-# GKE, its VMs and network, service accounts and their IAM, signBlob, and GCS.
+# GKE, its VMs and network, service accounts and their IAM, signBlob, GCS, and Cloud Resource
+# Manager: the project-level IAM grants (gcp.projects.IAMMember, components/gcp/identity.py)
+# read and write the project's IAM policy through it (projects.getIamPolicy/setIamPolicy).
 GCP_APIS = {
+    "cloudresourcemanager": "cloudresourcemanager.googleapis.com",
     "container": "container.googleapis.com",
     "compute": "compute.googleapis.com",
     "iam": "iam.googleapis.com",

@@ -207,7 +207,7 @@ def test_project_apis_enabled_first(custom_plan: Plan, plan: Plan) -> None:
         (s["inputs"]["project"], s["inputs"]["service"], s["inputs"]["disableOnDestroy"]) for s in services
     ) == [
         ("my-gcp-project", f"{api}.googleapis.com", False)
-        for api in ("compute", "container", "iam", "iamcredentials", "storage")
+        for api in ("cloudresourcemanager", "compute", "container", "iam", "iamcredentials", "storage")
     ]
     urns = {s["urn"] for s in services}
     for name in (f"{NAME}-gke", f"{NAME}-node-sa", f"{NAME}-operator-sa", f"{NAME}-pool-gpul4", f"{NAME}-storage"):
@@ -588,7 +588,7 @@ def test_enabled_apis_add_to_the_dependencies_a_resource_asked_for(plan: Plan) -
     values["anyscale-cloud:resources"][2]["enableApis"] = True
     with_apis = run_program("test", values)
     apis = {r["urn"] for r in with_apis.of_type("gcp:projects/service:Service")}
-    assert len(apis) == 5
+    assert len(apis) == 6  # cloudresourcemanager, compute, container, iam, iamcredentials, storage
     before = {r["urn"]: set(r["dependsOn"]) for r in plan.resources}
     checked = 0
     for resource in with_apis.resources:
