@@ -92,18 +92,22 @@ class _Converter:
     def convert(self, value: Any, annotation: Any, loc: tuple[Any, ...]) -> Any:
         annotation = _unwrap(annotation)
         origin = get_origin(annotation)
-        if typing.is_typeddict(annotation) and isinstance(value, dict):
-            return self.object(value, annotation, loc)
-        if origin in (collections.abc.Sequence, list) and isinstance(value, list):
+        # The typed arguments promise `Sequence` and `Mapping`: a tuple of resources or a
+        # read-only mapping of tags is as good as a list or a dict, and becomes one here.
+        if typing.is_typeddict(annotation) and isinstance(value, collections.abc.Mapping):
+            return self.object(dict(value), annotation, loc)
+        if origin in (collections.abc.Sequence, list) and _is_sequence(value):
             (item,) = get_args(annotation)
             return [self.convert(child, item, (*loc, index)) for index, child in enumerate(value)]
-        if origin in (collections.abc.Mapping, dict) and isinstance(value, dict):
+        if origin in (collections.abc.Mapping, dict) and isinstance(value, collections.abc.Mapping):
             _, item = get_args(annotation)
             return {key: self.convert(child, item, (*loc, key)) for key, child in value.items()}
         if self.wire and annotation is int and isinstance(value, float) and value.is_integer():
             return int(value)
         if self.wire and annotation is Any:
             return _whole(value)
+        if self.to_config and annotation is Any:
+            return _plain(value)
         return value
 
     def object(self, value: dict[Any, Any], typed: Any, loc: tuple[Any, ...]) -> dict[Any, Any]:
@@ -126,6 +130,21 @@ class _Converter:
                 )
             out[target] = converted
         return out
+
+
+def _is_sequence(value: Any) -> bool:
+    """A list or another sequence of items (a tuple), not a string or bytes."""
+    return isinstance(value, collections.abc.Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
+def _plain(value: Any) -> Any:
+    """A free-form value (chart values, `cluster.network`) with every mapping a dict and every
+    sequence a list, as the spec reads them; Outputs and scalars as they are."""
+    if isinstance(value, collections.abc.Mapping):
+        return {key: _plain(child) for key, child in value.items()}
+    if _is_sequence(value):
+        return [_plain(child) for child in value]
+    return value
 
 
 def _whole(value: Any) -> Any:

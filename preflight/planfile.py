@@ -141,19 +141,23 @@ def plan_problem(plan: Any) -> str | None:
         odd = non_finite_path(resource.get("inputs"), "inputs")
         if odd:
             # NaN never equals itself (every diff would show a change) and JSON has no such number.
-            return f"{where}: `{odd}` is not a finite number (NaN or infinity); a plan holds JSON numbers only"
+            return f"{where}: `{odd}` is not a finite number (NaN, infinity, or past a double's range); a plan holds the engine's numbers only"
     odd = non_finite_path(plan.get("outputs"), "outputs")
     if odd:
-        return f"`{odd}` is not a finite number (NaN or infinity); a plan holds JSON numbers only"
+        return f"`{odd}` is not a finite number (NaN, infinity, or past a double's range); a plan holds the engine's numbers only"
     return None
 
 
 def non_finite_path(value: Any, path: str) -> str | None:
-    """The path of the first NaN or infinity in `value`, walked without recursion."""
+    """The path of the first NaN, infinity or integer beyond a double's range in `value`
+    (the engine's numbers are doubles: an integer past about 1.8e308 cannot come from it, and
+    every figure computed from it would overflow), walked without recursion."""
     todo: list[tuple[Any, str]] = [(value, path)]
     while todo:
         item, where = todo.pop()
         if isinstance(item, float) and not math.isfinite(item):
+            return where
+        if isinstance(item, int) and not isinstance(item, bool) and abs(item) > sys.float_info.max:
             return where
         if isinstance(item, dict):
             todo.extend((v, f"{where}.{k}") for k, v in item.items())

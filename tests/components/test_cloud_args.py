@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,43 @@ def generic(**overrides: Any) -> list[dict[str, Any]]:
 
 
 CLOUD = {"name": "c", "location": "eastus2", "resourceGroup": "rg"}
+
+
+def test_the_declared_sequence_and_mapping_types_are_taken() -> None:
+    """AnyscaleCloudArgs says Sequence and Mapping: a tuple of resources or of node pools and a
+    read-only mapping of tags (and of chart values) reach the spec as lists and dicts."""
+    from types import MappingProxyType
+
+    args = {
+        "cloud": MappingProxyType(
+            {"name": "c", "location": "eastus2", "resource_group": "rg", "tags": MappingProxyType({"team": "ml"})}
+        ),
+        "resources": (
+            {
+                "name": "default",
+                "provider": "Azure",
+                "region": "eastus2",
+                "cluster": {
+                    "node_pools": ({"name": "cpu", "instance_type": "Standard_D16s_v5"},),
+                    "admin_group_object_ids": ("8e3af657-a8ff-443c-a75c-2fe8c4bcb635",),
+                },
+                "addons": {"anyscale_operator": {"values": MappingProxyType({"extra": ("a", "b")})}},
+            },
+        ),
+    }
+    cloud, resources, _ = to_config(typing.cast(Any, args))
+    assert cloud == {"name": "c", "location": "eastus2", "resourceGroup": "rg", "tags": {"team": "ml"}}
+    assert resources[0]["cluster"] == {
+        "nodePools": [{"name": "cpu", "instanceType": "Standard_D16s_v5"}],
+        "adminGroupObjectIds": ["8e3af657-a8ff-443c-a75c-2fe8c4bcb635"],
+    }
+    assert resources[0]["addons"]["anyscaleOperator"]["values"] == {"extra": ["a", "b"]}
+    del resources[0]["addons"]  # `extra` is not a key of the chart: the spec would say so
+    spec = load_spec(cloud, resources, today=TODAY_DATE)
+    assert [p.name for p in spec.resources[0].cluster.node_pools] == ["cpu"]  # type: ignore[union-attr]
+    # A string is not a sequence of resources: the spec says what it is.
+    with pytest.raises(SpecError, match=r"resources"):
+        load_spec(*to_config(typing.cast(Any, {"cloud": args["cloud"], "resources": "default"}))[:2], today=TODAY_DATE)
 
 
 def test_an_output_where_a_secret_belongs_is_passed_through() -> None:

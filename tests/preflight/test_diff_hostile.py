@@ -118,18 +118,19 @@ def test_replacing_the_cloud_record_is_disruptive_with_why() -> None:
 # --- non-finite numbers ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("number", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), float("-inf"), 10**400, -(10**309)])
 def test_a_non_finite_input_is_a_malformed_plan(number: float) -> None:
     with pytest.raises(PlanError) as caught:
         validate(plan(record("r", {"length": 8, "nested": [{"n": number}]})))
     assert str(caught.value) == (
-        "not a plan: resources[0] (r): `inputs.nested[0].n` is not a finite number (NaN or infinity); "
-        "a plan holds JSON numbers only"
+        "not a plan: resources[0] (r): `inputs.nested[0].n` is not a finite number (NaN, infinity, or past a "
+        "double's range); a plan holds the engine's numbers only"
     )
 
 
-@pytest.mark.parametrize("text", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.parametrize("text", ["NaN", "Infinity", "-Infinity", "1e999", "1" + "0" * 400])
 def test_diff_refuses_a_plan_file_with_nan(tmp_path: Path, text: str) -> None:
+    """NaN, infinity and integers past a double's range, in the JSON text itself."""
     good = tmp_path / "base.json"
     good.write_text(json.dumps(plan(record("r", {"length": 8}))))
     bad = tmp_path / "head.json"
@@ -143,8 +144,8 @@ def test_diff_refuses_a_plan_file_with_nan(tmp_path: Path, text: str) -> None:
     )
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        f"error: {bad} is not a plan: resources[0] (r): `inputs.length` is not a finite number (NaN or infinity); "
-        "a plan holds JSON numbers only"
+        f"error: {bad} is not a plan: resources[0] (r): `inputs.length` is not a finite number (NaN, infinity, or "
+        "past a double's range); a plan holds the engine's numbers only"
     ]
 
 
@@ -192,3 +193,15 @@ def test_a_deep_parent_chain_is_walked_once() -> None:
     owners = {graph.cloud_resource_of(r)["urn"] for r in reversed(resources)}  # deepest first: the worst order
     assert owners == {resources[0]["urn"]}
     assert CountingDict.lookups <= 3 * count  # quadratic: about count * count / 2
+
+
+@pytest.mark.parametrize("command", [["cost", "--plan"], ["policy", "--plan"]])
+def test_cost_and_policy_refuse_a_number_past_a_doubles_range_in_one_line(tmp_path: Path, command: list[str]) -> None:
+    bad = tmp_path / "plan.json"
+    bad.write_text(json.dumps(plan(record("r", {"scalingConfig": {"maxSize": 10**400}}))))
+    result = subprocess.run(
+        [sys.executable, "-m", "preflight", *command, str(bad)], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.splitlines()) == 1 and "past a double's range" in result.stderr
+    assert "Traceback" not in result.stderr
