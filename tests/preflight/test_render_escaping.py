@@ -126,3 +126,32 @@ def test_markdown_text_links_and_mentions_nothing() -> None:
     assert md_text("@anyscale/security-team see https://evil.example www.evil.com #1") == (
         "\\@anyscale/security-team see https\\://evil.example www\\.evil.com \\#1"
     )
+
+
+def test_a_pipe_in_a_plan_value_cannot_forge_table_columns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hostile name and value holding `|` stay one cell each in the pull request's tables:
+    every row of a table has as many cell separators (unescaped pipes) as its header."""
+    base_doc = json.loads(FIXTURE.read_text())
+    head_doc = copy.deepcopy(base_doc)
+    forged = "x | forged | cells |"
+    for doc in (base_doc, head_doc):
+        gateway = next(r for r in doc["resources"] if r["name"] == "aws-usw2-gateway")
+        gateway["name"] = forged
+    gateway = next(r for r in head_doc["resources"] if r["name"] == forged)
+    gateway["inputs"]["spec"]["gatewayClassName"] = "a | b | c"
+    argv = [write(tmp_path, "b.json", base_doc), write(tmp_path, "h.json", head_doc), "--format", "markdown"]
+    assert diff.main(argv) == 0
+    out = capsys.readouterr().out
+    separators = re.compile(r"(?<!\\)\|")
+    tables: list[list[str]] = [[]]
+    for line in out.splitlines():
+        if line.startswith("|"):
+            tables[-1].append(line)
+        elif tables[-1]:
+            tables.append([])
+    tables = [table for table in tables if table]
+    rows = [line for table in tables for line in table]
+    assert any(forged.split()[0] in row and "forged" in row for row in rows)  # the hostile row is there
+    for table in tables:
+        widths = {len(separators.findall(line)) for line in table if line.startswith("|")}
+        assert len(widths) == 1, table
