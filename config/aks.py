@@ -14,6 +14,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from config.data import networks
 from config.doc import one_of, shown_default
 from config.maintenance import MaintenanceWindow
 from config.names import RULES as NAME_RULES
@@ -74,7 +75,10 @@ DEFAULT_DATAPLANE: Literal["cilium"] = "cilium"
 AKS_ADDRESS_SPACE = "10.224.0.0/12"
 AKS_NODE_SUBNET = "10.224.0.0/16"
 # The ranges of an AKS network (a created VNet's, the pods' and the services').
-NETWORK = IPv4Cidr("10.224.0.0/16")
+NETWORK = IPv4Cidr("10.224.0.0/16", reserved=networks.AZURE_RESERVED + networks.AKS_RESERVED)
+SERVICE_NETWORK = IPv4Cidr(
+    "10.0.0.0/16", reserved=networks.AZURE_RESERVED + networks.AKS_RESERVED, largest=networks.LARGEST_SERVICE_PREFIX
+)
 
 
 class ApiServerSpec(Strict):
@@ -88,7 +92,7 @@ class ApiServerSpec(Strict):
         "the network",
     )
     # Public API server: only these source ranges (the program's own runner included).
-    authorized_ip_ranges: Annotated[list[str], IPv4Cidr("203.0.113.0/24 or 203.0.113.7/32")] = Field(
+    authorized_ip_ranges: Annotated[list[str], IPv4Cidr("203.0.113.0/24 or 203.0.113.7/32", allow_list=True)] = Field(
         default_factory=list,
         max_length=200,
         description="IPv4 CIDRs allowed to reach the public API server (include where `pulumi up` runs); not with "
@@ -127,7 +131,9 @@ class AksNetworkSpec(Strict):
         "10.244.0.0/16",
         description="the pods' overlay addresses; pod, service and VNet ranges must not overlap",
     )
-    service_cidr: Annotated[str, NETWORK] = Field("10.0.0.0/16", description="the services' addresses")
+    service_cidr: Annotated[str, SERVICE_NETWORK] = Field(
+        "10.0.0.0/16", description="the services' addresses, at most a /12"
+    )
     dns_service_ip: str = Field(
         "10.0.0.10", description="inside `serviceCidr`, not its network, first or broadcast address"
     )

@@ -184,7 +184,9 @@ class EksClusterSpec(ClusterSpec):
         True,
         description="the private endpoint (nodes reach the API inside the VPC); at least one of the two must be on",
     )
-    endpoint_public_access_cidrs: Annotated[list[str], MinLen(1), IPv4Cidr("203.0.113.0/24")] | None = Field(
+    endpoint_public_access_cidrs: (
+        Annotated[list[str], MinLen(1), IPv4Cidr("203.0.113.0/24", allow_list=True)] | None
+    ) = Field(
         None,
         description="IPv4 networks allowed to reach the public endpoint; requires `endpointPublicAccess` and "
         "`endpointPrivateAccess`; include the addresses `pulumi up` and `kubectl` run from",

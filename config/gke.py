@@ -13,6 +13,7 @@ from typing import Annotated, ClassVar, Literal
 from annotated_types import MinLen
 from pydantic import Field, ValidationError, model_validator
 
+from config.data import networks
 from config.doc import shown_default
 from config.names import RULES as NAME_RULES
 from config.pools import (
@@ -52,6 +53,7 @@ GKE_NODE_CIDR = "10.10.0.0/20"
 GKE_POD_CIDR = "10.12.0.0/14"
 GKE_SERVICE_CIDR = "10.16.0.0/20"
 RANGE = IPv4Cidr("10.0.0.0/16")
+SERVICE_RANGE = IPv4Cidr("10.0.0.0/16", largest=networks.LARGEST_SERVICE_PREFIX)
 GKE_NETWORK_NAME = r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
 GKE_RANGE_RULE = (
     "an IPv4 network not overlapping the other two: a range of the network the program creates; with an "
@@ -104,7 +106,7 @@ class GkeClusterSpec(ClusterSpec):
     pod_cidr: Annotated[str, RANGE] | None = Field(
         None, description=GKE_RANGE_RULE, json_schema_extra=shown_default(f"`{GKE_POD_CIDR}`")
     )
-    service_cidr: Annotated[str, RANGE] | None = Field(
+    service_cidr: Annotated[str, SERVICE_RANGE] | None = Field(
         None, description=GKE_RANGE_RULE, json_schema_extra=shown_default(f"`{GKE_SERVICE_CIDR}`")
     )
 

@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.alias_generators import to_camel
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
 
+from config.data import networks
 from config.data.regions import KNOWN_REGIONS
 from config.names import RULES as NAME_RULES
 
@@ -158,22 +159,60 @@ AksPoolName = Annotated[str, AfterValidator(check_aks_pool_name)]
 # --- networks ------------------------------------------------------------------------------
 
 
+# CIDR notation only: Python's ipaddress also reads a bare address as a /32 and a netmask or
+# hostmask (10.0.0.0/255.255.0.0), which the clouds' APIs do not take.
+CIDR_FORM = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3}){3}/[0-9]{1,2}")
+
+
 @dataclass(frozen=True)
 class IPv4Cidr:
-    """An IPv4 network (host bits zero), or a list of them checked in order; `example`
-    is the network the message suggests. Used as `Annotated[str, IPv4Cidr(...)]`."""
+    """An IPv4 network in CIDR notation (host bits zero), or a list of them checked in order;
+    `example` is the network the message suggests. Used as `Annotated[str, IPv4Cidr(...)]`.
+    Never inside a range that routes nowhere (config/data/networks.py NON_ROUTABLE), nor
+    inside `reserved`; at most as large as a /`largest` (a service range: /12)."""
 
     example: str
+    reserved: tuple[networks.Reserved, ...] = ()
+    largest: int | None = None
+    # Sources allowed to reach something (API server ranges): only a range wholly inside one
+    # that routes nowhere is refused; 0.0.0.0/0 or 128.0.0.0/1 mean "the internet".
+    allow_list: bool = False
 
     def check(self, value: Any) -> Any:
         for network in value if isinstance(value, list) else [value]:
-            try:
-                ipaddress.IPv4Network(network, strict=True)
-            except ValueError as error:
-                raise fail(
-                    "cidr", "'{v}' is not an IPv4 network ({e}); e.g. {x}", v=network, e=str(error), x=self.example
-                ) from None
+            self._one(network)
         return value
+
+    def _one(self, network: Any) -> None:
+        try:
+            if not isinstance(network, str) or not CIDR_FORM.fullmatch(network):
+                raise ValueError("write it as address/prefix length, e.g. 10.0.0.0/16")
+            parsed = ipaddress.IPv4Network(network, strict=True)
+        except ValueError as error:
+            raise fail(
+                "cidr", "'{v}' is not an IPv4 network ({e}); e.g. {x}", v=network, e=str(error), x=self.example
+            ) from None
+        for block in (*networks.NON_ROUTABLE, *self.reserved):
+            other = ipaddress.IPv4Network(block.network)
+            if parsed.subnet_of(other) if self.allow_list else parsed.overlaps(other):
+                raise fail(
+                    "cidr",
+                    "'{v}' "
+                    + ("is inside" if self.allow_list else "overlaps")
+                    + " {b}, {w} ({s}): use a range such as {x}",
+                    v=network,
+                    b=block.network,
+                    w=block.what,
+                    s=block.source,
+                    x=self.example,
+                )
+        if self.largest is not None and parsed.prefixlen < self.largest:
+            raise fail(
+                "cidr",
+                "'{v}' is larger than a /{n}, the largest service range Kubernetes takes: use a /{n} or smaller",
+                v=network,
+                n=self.largest,
+            )
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         return core_schema.no_info_after_validator_function(self.check, handler(source))

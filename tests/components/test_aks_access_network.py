@@ -212,7 +212,93 @@ def test_pod_and_service_ranges_checked_against_each_other_with_an_existing_subn
 def test_cidrs_are_networks() -> None:
     assert problems({"network": {"serviceCidr": "10.0.0.1/16"}}) == [
         "resources[0].cluster.network.serviceCidr (default): '10.0.0.1/16' is not an IPv4 network (10.0.0.1/16 has host "
-        "bits set); e.g. 10.224.0.0/16"
+        "bits set); e.g. 10.0.0.0/16"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        # Notations Python reads as networks and the clouds' APIs do not.
+        (
+            "podCidr",
+            "10.244.0.0/255.255.0.0",
+            "'10.244.0.0/255.255.0.0' is not an IPv4 network (write it as address/prefix length, e.g. 10.0.0.0/16); e.g. 10.224.0.0/16",
+        ),
+        (
+            "podCidr",
+            "10.244.0.1",
+            "'10.244.0.1' is not an IPv4 network (write it as address/prefix length, e.g. 10.0.0.0/16); e.g. 10.224.0.0/16",
+        ),
+        (
+            "podCidr",
+            "10.244.0.0/0.0.255.255",
+            "'10.244.0.0/0.0.255.255' is not an IPv4 network (write it as address/prefix length, e.g. 10.0.0.0/16); e.g. 10.224.0.0/16",
+        ),
+        # Ranges that route nowhere, and those Azure and AKS keep.
+        (
+            "podCidr",
+            "224.0.0.0/16",
+            "'224.0.0.0/16' overlaps 224.0.0.0/4, multicast (IANA special-purpose registry): use a range such as 10.224.0.0/16",
+        ),
+        (
+            "podCidr",
+            "127.0.0.0/16",
+            "'127.0.0.0/16' overlaps 127.0.0.0/8, loopback (IANA special-purpose registry): use a range such as 10.224.0.0/16",
+        ),
+        (
+            "podCidr",
+            "169.254.0.0/16",
+            "'169.254.0.0/16' overlaps 169.254.0.0/16, link-local (IANA special-purpose registry): use a range such as 10.224.0.0/16",
+        ),
+        (
+            "podCidr",
+            "240.0.0.0/12",
+            "'240.0.0.0/12' overlaps 240.0.0.0/4, reserved (class E) (IANA special-purpose registry): use a range such as 10.224.0.0/16",
+        ),
+        (
+            "podCidr",
+            "168.0.0.0/8",
+            "'168.0.0.0/8' overlaps 168.63.129.16/32, Azure's platform DNS and health endpoint (Azure Virtual Network FAQ): use a range such as 10.224.0.0/16",
+        ),
+        (
+            "podCidr",
+            "172.30.0.0/16",
+            "'172.30.0.0/16' overlaps 172.30.0.0/16, reserved by AKS (AKS IP address planning): use a range such as 10.224.0.0/16",
+        ),
+        (
+            "serviceCidr",
+            "192.0.2.0/24",
+            "'192.0.2.0/24' overlaps 192.0.2.0/24, reserved by AKS (AKS IP address planning): use a range such as 10.0.0.0/16",
+        ),
+        # A service range past /12 (kube-apiserver refuses it).
+        (
+            "serviceCidr",
+            "10.0.0.0/11",
+            "'10.0.0.0/11' is larger than a /12, the largest service range Kubernetes takes: use a /12 or smaller",
+        ),
+    ],
+)
+def test_network_ranges_the_clouds_refuse_are_refused(key: str, value: str, expected: str) -> None:
+    found = [p for p in problems({"network": {key: value}}) if f"network.{key} " in p]
+    assert found == [f"resources[0].cluster.network.{key} (default): {expected}"]
+
+
+def test_unusual_valid_ranges_are_still_taken() -> None:
+    # Shared address space (RFC 6598) for pods and a /12 service range are valid.
+    network = accepted(
+        {"network": {"podCidr": "100.64.0.0/16", "serviceCidr": "10.16.0.0/12", "dnsServiceIp": "10.16.0.10"}}
+    ).network
+    assert (network.pod_cidr, network.service_cidr) == ("100.64.0.0/16", "10.16.0.0/12")
+
+
+def test_api_server_ranges_may_be_the_whole_internet_but_not_a_range_that_routes_nowhere() -> None:
+    assert accepted({"apiServer": {"authorizedIpRanges": ["0.0.0.0/0"]}}).api_server.authorized_ip_ranges == [
+        "0.0.0.0/0"
+    ]
+    assert problems({"apiServer": {"authorizedIpRanges": ["127.0.0.1/32"]}}) == [
+        "resources[0].cluster.apiServer.authorizedIpRanges (default): '127.0.0.1/32' is inside 127.0.0.0/8, "
+        "loopback (IANA special-purpose registry): use a range such as 203.0.113.0/24 or 203.0.113.7/32"
     ]
 
 

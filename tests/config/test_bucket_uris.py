@@ -143,9 +143,20 @@ def test_userinfo_in_a_generic_endpoint_is_refused_in_the_spec() -> None:
 LABEL = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?", fullmatch=True)
 
 
-@given(st.lists(LABEL, min_size=1, max_size=4), st.integers(1, 65535))
-def test_any_dns_host_and_port_is_an_endpoint(labels: list[str], port: int) -> None:
-    assert platform.endpoint_problem(f"https://{'.'.join(labels)}:{port}") is None
+# A DNS name's last label is not all digits (RFC 3696 section 2): `0.0.0.00` reads as a
+# malformed IPv4 address, which the rule refuses as such.
+TOP_LABEL = LABEL.filter(lambda label: not label.isdigit())
+
+
+@given(st.lists(LABEL, min_size=0, max_size=3), TOP_LABEL, st.integers(1, 65535))
+def test_any_dns_host_and_port_is_an_endpoint(labels: list[str], top: str, port: int) -> None:
+    assert platform.endpoint_problem(f"https://{'.'.join([*labels, top])}:{port}") is None
+
+
+def test_a_host_of_digits_only_is_judged_as_an_address() -> None:
+    assert platform.endpoint_problem("https://0.0.0.00:1") == (
+        "'https://0.0.0.00:1' has the host '0.0.0.00', which is not an IPv4 address"
+    )
 
 
 @given(st.text(min_size=1, max_size=10).filter(lambda t: "/" not in t), LABEL)
