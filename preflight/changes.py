@@ -28,6 +28,7 @@ from preflight.planfile import (
     short_type,
     type_matches,
 )
+from preflight.replacements import PROVIDER_REPLACES
 from preflight.scaling import scaling_risks
 
 ACTIONS = ("create", "update", "replace", "delete")  # display order; "same" is not shown
@@ -168,7 +169,9 @@ def identity_patterns(resource: Resource) -> list[str]:
 
 @functools.lru_cache(maxsize=4096)  # per type: a plan has few types and many resources
 def _identity_patterns(token: str) -> tuple[str, ...]:
-    return tuple(path for pattern, paths in IDENTITY_PATHS if fnmatchcase(token, pattern) for path in paths)
+    """The identity paths and the provider's own replacing inputs (preflight/replacements.py)."""
+    rows = [*IDENTITY_PATHS, *PROVIDER_REPLACES]
+    return tuple(path for pattern, paths in rows if fnmatchcase(token, pattern) for path in paths)
 
 
 # --------------------------------------------------------------------------------
