@@ -75,7 +75,7 @@ def without_source_positions() -> Iterator[None]:
     stack for every resource (`_get_stack_trace`: the source position the engine shows);
     a mock monitor ignores it, and it is about a tenth of a plan's time. Restored after."""
     real = resource_rpc._get_stack_trace
-    resource_rpc._get_stack_trace = source_pb2.StackTrace  # an empty trace, as for no user frame
+    resource_rpc._get_stack_trace = lambda *_, **__: source_pb2.StackTrace()  # as for no user frame
     try:
         yield
     finally:

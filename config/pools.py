@@ -20,7 +20,7 @@ from config.data.kubernetes import DEFAULT_MINOR
 from config.doc import one_of, per_provider, shown_default
 from config.types import KUBERNETES_VERSION_PATTERN, Strict, Unique, fail
 
-# Worker pool names on every provider (AKS narrows it: spec.types.AksPoolName).
+# Worker pool names on every provider (AKS narrows it: config.types.AksPoolName).
 POOL_NAME_PATTERN = r"^[a-z][a-z0-9-]{0,39}$"
 # Instance types of every provider: Standard_D16s_v5, m6i.4xlarge, e2-standard-4.
 INSTANCE_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"

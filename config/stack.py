@@ -269,7 +269,7 @@ def _uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
                 name("azure_vnet", azure_vnet_name(cloud, res.name), at, ("vnet", group), ci=True)
             if res.storage.bucket is None:
                 name("storage_account", storage_account_name(cloud, res.name, "0" * STORAGE_ACCOUNT_SUFFIX), at)
-            # Pool names are the user's (spec.types.AksPoolName checks them): only their URNs derive.
+            # Pool names are the user's (config.types.AksPoolName checks them): only their URNs derive.
             for pool, loc in pool_locs:
                 found.append(Use(("urn", "AgentPool"), "Pulumi logical name", pool_logical_name(res.name, pool), loc))
         elif isinstance(res, AwsResource):

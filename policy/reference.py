@@ -1,15 +1,11 @@
 """docs/policies.md, written from the pack's declarations (policies.py): one section per
 policy, its anchor the policy's name (the URL every violation links to).
 
-    venv/bin/python -m policy.reference --write   # rewrite docs/policies.md
-    venv/bin/python -m policy.reference --check   # exit 1 when it differs from the pack
-    venv/bin/python -m policy.reference           # print it
-
-Run from the repository root; tests/policy/test_policy_reference.py runs the check."""
+`make generate` writes it (scripts/generate.py); `make test` fails while it is stale.
+"""
 
 from __future__ import annotations
 
-import argparse
 import html
 import importlib
 import json
@@ -160,26 +156,3 @@ def pack_policies() -> list[Any]:
 
 def shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m policy.reference", description=__doc__.split("\n\n")[0])
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help=f"rewrite {shown(DOCS)}")
-    mode.add_argument("--check", action="store_true", help="exit 1 when the file differs from the pack")
-    args = parser.parse_args(argv)
-    text = render(pack_policies())
-    if args.write:
-        DOCS.write_text(text, encoding="utf-8")
-    elif args.check:
-        current = DOCS.read_text(encoding="utf-8") if DOCS.exists() else ""
-        if current != text:
-            print(f"{shown(DOCS)} differs from the pack: run `{COMMAND}`", file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

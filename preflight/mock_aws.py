@@ -32,17 +32,8 @@ def _availability_zones(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _node_group(name: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    # EKS backs each managed node group with one Auto Scaling group, which it names; the
-    # SDK-derived shape leaves the `resources` list empty.
-    return {
-        "resources": [{"autoscalingGroups": [{"name": placeholder(name, "resources[0].autoscalingGroups[0].name")}]}]
-    }
-
-
 OVERRIDES: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
     "aws:eks/cluster:Cluster": _eks_cluster,
-    "aws:eks/nodeGroup:NodeGroup": _node_group,
 }
 
 

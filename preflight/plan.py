@@ -22,9 +22,10 @@ from preflight.validate import validate_stack
 
 
 def record(stack: str, path: Path | None = None, first_preview: bool = False) -> Plan:
-    """Validate the stack file, then run the program on it. Raises StackFileError or SpecError."""
+    """Validate the stack file as `pulumi up` does (a minor whose support ended on a past day
+    warns, from the program), then run the program on it. Raises StackFileError or SpecError."""
     stack_file = read_stack_file(path or stack_path(stack))
-    validate_stack(stack_file)
+    validate_stack(stack_file, deploying=True)
     return run_program(stack, stack_file.config, first_preview=first_preview)
 
 

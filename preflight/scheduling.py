@@ -35,7 +35,6 @@ from policy.rules.plan_records import (
     Taint,
     cloud_resources,
     node_pools,
-    template_labels,
 )
 from preflight.planfile import resource_name
 
@@ -43,7 +42,6 @@ CAPACITY_TAINT = "node.anyscale.com/capacity-type"
 ACCELERATOR_TAINT = "node.anyscale.com/accelerator-type"
 AZURE_SPOT = "kubernetes.azure.com/scalesetpriority"
 EKS_CAPACITY = "eks.amazonaws.com/capacityType"
-EKS_DESCRIBED_CAPACITY = "capacityType"  # the label eks:DescribeNodegroup gives the autoscaler
 GKE_SPOT = "cloud.google.com/gke-spot"
 GKE_ACCELERATOR = "cloud.google.com/gke-accelerator"
 MARKETS = ("ON_DEMAND", "SPOT")
@@ -120,22 +118,15 @@ def _size(provider: str, instance_type: str) -> tuple[tuple[float, float] | None
     return room, machine.gpus
 
 
-def _pool(pool: NodePool, template: dict[str, str] | None = None) -> Pool:
-    """The plan's pool (policy/rules/plan_records.py) as the Cluster Autoscaler sees it at
-    zero nodes, when it decides whether a new node would fit a pending pod: the labels
-    declared, and those the cloud adds itself. `template`: an EKS node group's node-template
-    labels (its Auto Scaling group's tags)."""
+def _pool(pool: NodePool) -> Pool:
+    """The plan's pool (policy/rules/plan_records.py), with the labels the cloud adds itself."""
     instance_type = pool.instance_type if pool.instance_type is not None else "?"
     room, gpus = _size(pool.provider, instance_type)
     labels = {**pool.labels, INSTANCE_TYPE_LABEL: instance_type}
     if pool.provider == "Azure" and pool.spot:
         labels[AZURE_SPOT] = "spot"  # AKS labels (and taints) spot nodes itself
     elif pool.provider == "AWS" and pool.capacity_type is not None:
-        # At zero a managed node group's template has the capacity type only as the bare
-        # `capacityType` label (eks:DescribeNodegroup), not EKS's node label: a pod selecting
-        # that one fits only where an ASG tag puts it on the template (components/aws/pools.py).
-        labels[EKS_DESCRIBED_CAPACITY] = pool.capacity_type
-        labels.update(template or {})
+        labels[EKS_CAPACITY] = pool.capacity_type
     elif pool.provider == "GCP":
         if pool.spot:
             labels[GKE_SPOT] = "true"
@@ -278,10 +269,9 @@ def scheduling(plan: dict[str, Any]) -> list[ResourceView]:
     records = [Record.from_plan(r) for r in resources]
     order = [r for r in resources if r["type"] == CLOUD_RESOURCE]
     pools: dict[str, list[Pool]] = {r["urn"]: [] for r in order}
-    templates = template_labels(records)
     for pool in node_pools(records):
         if pool.cloud_resource in pools:
-            pools[pool.cloud_resource].append(_pool(pool, templates.get(pool.resource)))
+            pools[pool.cloud_resource].append(_pool(pool))
     owners = cloud_resources(records)
     values: dict[str, dict[str, Any]] = {}
     for resource, record in zip(resources, records, strict=True):

@@ -44,11 +44,13 @@ def unseen_secrets(stack: StackFile) -> tuple[Any, list[str]]:
     return filled, notes
 
 
-USAGE = "usage: python -m preflight validate [--today YYYY-MM-DD] stacks/Pulumi.<stack>.yaml"
+USAGE = "usage: python -m preflight validate [--deploying] [--today YYYY-MM-DD] stacks/Pulumi.<stack>.yaml"
 
 
-def validate_stack(stack: StackFile, day: date | None = None) -> StackSpec:
-    """The spec of a stack file, or SpecError with every problem (unknown keys included)."""
+def validate_stack(stack: StackFile, day: date | None = None, deploying: bool = False) -> StackSpec:
+    """The spec of a stack file, or SpecError with every problem (unknown keys included).
+    `deploying`: as `pulumi up` judges it (config/load.py), a Kubernetes minor refused only
+    because its support ended on a past day is an advisory, not a problem."""
     unknown = [
         Problem(
             key,
@@ -60,7 +62,11 @@ def validate_stack(stack: StackFile, day: date | None = None) -> StackSpec:
     ]
     try:
         spec = load_spec(
-            stack.project_value("cloud"), stack.project_value("resources"), unseen_secrets(stack)[0], today=day
+            stack.project_value("cloud"),
+            stack.project_value("resources"),
+            unseen_secrets(stack)[0],
+            today=day,
+            deploying=deploying,
         )
     except SpecError as error:
         raise SpecError(unknown + error.problems) from None
@@ -75,6 +81,10 @@ def summary(spec: StackSpec) -> str:
 
 
 def main(argv: list[str]) -> int:
+    # `--deploying`: the check a deploy runs right before `pulumi up` (deploy.yml), which must
+    # not fail on a date where `pulumi up` itself would only warn; pull requests run without it.
+    deploying = "--deploying" in argv
+    argv = [arg for arg in argv if arg != "--deploying"]
     # The day versions are judged on (config/currency.py): --today, else ANYSCALE_CLOUD_TODAY,
     # else today's date in UTC.
     try:
@@ -96,7 +106,7 @@ def main(argv: list[str]) -> int:
     for note in unseen_secrets(stack)[1]:
         print(f"note: {printable(note)}", file=sys.stderr)
     try:
-        spec = validate_stack(stack, day)
+        spec = validate_stack(stack, day, deploying)
     except SpecError as error:
         # One line per problem, as docs/troubleshooting.md documents it: the config path
         # (and the resource's name) first; the file is named once, in the count line.
@@ -109,7 +119,7 @@ def main(argv: list[str]) -> int:
     warnings = clear_secret_advisories(
         stack.project_value("cloud"), stack.project_value("resources"), stack.project_value("secrets")
     )
-    for advisory in warnings + advisories(spec, day):
+    for advisory in warnings + advisories(spec, day, deploying=deploying):
         print(f"warning: {advisory}", file=sys.stderr)
     print(f"ok: {summary(spec)}")
     return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import subprocess
 from unittest import mock
@@ -18,6 +19,12 @@ def preflight_in_process(*args: str, columns: int = 160) -> subprocess.Completed
     """`python -m preflight *args` as a CompletedProcess, run in this process, with the
     terminal `columns` wide (as COLUMNS sets it for a subprocess)."""
     out, err = io.StringIO(), io.StringIO()
+    # The program's warnings (pulumi.log under the mock runtime) go to the root logger; a real
+    # process prints them on stderr, so they go to this run's stderr too.
+    handler = logging.StreamHandler(err)
+    handler.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(handler)
     with (
         mock.patch.dict(os.environ, {"COLUMNS": str(columns)}),
         contextlib.redirect_stdout(out),
@@ -27,4 +34,6 @@ def preflight_in_process(*args: str, columns: int = 160) -> subprocess.Completed
             code = main(list(args))
         except SystemExit as exit_:  # argparse's usage errors
             code = exit_.code if isinstance(exit_.code, int) else 2
+        finally:
+            root.removeHandler(handler)
     return subprocess.CompletedProcess(["preflight", *args], code, out.getvalue(), err.getvalue())

@@ -16,17 +16,6 @@ from config.names import node_group_logical_name
 # Kubernetes taint effects as the EKS API spells them.
 TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
 AUTOSCALER_GPU_LABEL = "k8s.amazonaws.com/accelerator"
-# The label the operator chart (1.8.0, `cloudProvider: aws`) puts in every Ray pod's node
-# selector (workloads.marketType), and the Auto Scaling group tag through which the Cluster
-# Autoscaler sees it on a node group at zero: for a managed node group it builds the template
-# node from the group's labels and taints (eks:DescribeNodegroup), which carry the capacity
-# type only as a bare `capacityType` label, plus the ASG's `node-template/label/` tags
-# (kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/aws_manager.go,
-# buildNodeFromTemplate and extractLabelsFromAsg; managed node group cache: labels
-# diskSize, amiType, capacityType, k8sVersion). EKS refuses node group labels under
-# `eks.amazonaws.com/`, so the tag is the only way.
-EKS_CAPACITY_LABEL = "eks.amazonaws.com/capacityType"
-TEMPLATE_LABEL_TAG = "k8s.io/cluster-autoscaler/node-template/label/"
 CPU_AMI, GPU_AMI = "AL2023_x86_64_STANDARD", "AL2023_x86_64_NVIDIA"
 # What EKS cannot change on an existing node group (the provider replaces it).
 # The provider replaces a node group on these itself (ForceNew); listing them makes the
@@ -56,17 +45,20 @@ class NodeGroups:
     before: list[pulumi.Resource]
 
     def build(self, name: str, pool: NodePoolSpec | SystemPoolSpec) -> aws.eks.NodeGroup:
-        """No discovery tags here: EKS itself tags the Auto Scaling group of every managed
-        node group with `k8s.io/cluster-autoscaler/enabled` and `.../<cluster>` (owned),
-        which the autoscaler's auto-discovery and its IAM condition match. The labels and
-        taints a worker group declares reach the autoscaler's template through
-        eks:DescribeNodegroup; the capacity-type label does not (see EKS_CAPACITY_LABEL), so
-        each worker group's Auto Scaling group gets it as a node-template tag."""
+        """No Cluster Autoscaler tags here, on purpose. EKS itself tags the Auto Scaling
+        group of every managed node group with `k8s.io/cluster-autoscaler/enabled` and
+        `k8s.io/cluster-autoscaler/<cluster>` (owned): that is what the autoscaler's
+        auto-discovery and its IAM condition match. Nor node-template tags for scaling up
+        from zero: for a managed node group the autoscaler (1.24 on) reads the labels and
+        taints from eks:DescribeNodegroup (cloudprovider/aws/README.md), and from 1.29 on it
+        adds the capacity type as `eks.amazonaws.com/capacityType`, the label the operator's
+        Ray pods select on (aws_wrapper.go getManagedNodegroupInfo; kubernetes/autoscaler
+        7ffb662fda, in every pinned release: config/data/versions.py); and EKS does not copy
+        a node group's `tags` to its Auto Scaling group, so they would not be seen."""
         worker = pool if isinstance(pool, NodePoolSpec) else None  # None: the system pool
         gpu = worker is not None and worker.gpu is not None
-        logical = node_group_logical_name(self.spec.name, name)
-        group = aws.eks.NodeGroup(
-            logical,
+        return aws.eks.NodeGroup(
+            node_group_logical_name(self.spec.name, name),
             cluster_name=self.cluster.name,
             node_group_name=name,
             node_role_arn=self.role.arn,
@@ -97,21 +89,6 @@ class NodeGroups:
                 replace_on_changes=REPLACED_ON,
                 delete_before_replace=True,
             ),
-        )
-        # Every group, the system group too: a Ray pod of the on-demand market may land there.
-        self.template_label(logical, group, EKS_CAPACITY_LABEL, worker.capacity_type if worker else "ON_DEMAND")
-        return group
-
-    def template_label(self, logical: str, group: aws.eks.NodeGroup, label: str, value: str) -> aws.autoscaling.Tag:
-        """`label: value` on the node the autoscaler imagines for `group` at zero (an ASG tag:
-        EKS does not copy a node group's own `tags` to its Auto Scaling group). Not
-        propagated to the instances: the kubelet gets the real label from EKS."""
-        return aws.autoscaling.Tag(
-            f"{logical}-template-{label.rsplit('/', 1)[-1].lower()}",
-            autoscaling_group_name=group.resources.apply(lambda r: r[0].autoscaling_groups[0].name),
-            tag={"key": TEMPLATE_LABEL_TAG + label, "value": value, "propagate_at_launch": False},
-            # The group's Auto Scaling group goes with the group, and the tag with it.
-            opts=self.scope.opts(deleted_with=group),
         )
 
 

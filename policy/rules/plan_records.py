@@ -20,7 +20,6 @@ resolves under either name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +41,6 @@ EXTENSION = "azure-native:kubernetesconfiguration:Extension"
 REGISTRY = "azure-native:containerregistry:Registry"
 EKS_CLUSTER = "aws:eks/cluster:Cluster"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-ASG_TAG = "aws:autoscaling/tag:Tag"
 NAT_GATEWAY = "aws:ec2/natGateway:NatGateway"
 BUCKET_POLICY = "aws:s3/bucketPolicy:BucketPolicy"
 GKE_CLUSTER = "gcp:container/cluster:Cluster"
@@ -155,29 +153,6 @@ class NodePool:
     @property
     def spot(self) -> bool:
         return self.capacity_type == SPOT
-
-
-# An Auto Scaling group tag the Cluster Autoscaler reads as a label of the node it imagines for
-# a node group at zero (components/aws/pools.py), and the group's name as a plan spells it.
-TEMPLATE_LABEL_TAG = "k8s.io/cluster-autoscaler/node-template/label/"
-_ASG_OF_GROUP = re.compile(r"^\$\{([^.}]+)\.resources\[0\]\.autoscalingGroups\[0\]\.name\}$")
-
-
-def template_labels(records: Iterable[Record]) -> dict[str, dict[str, str]]:
-    """Per EKS node group (its record's name), the node-template labels its Auto Scaling group
-    is tagged with in a plan (`preflight plan`: the group's name is a placeholder naming it)."""
-    out: dict[str, dict[str, str]] = {}
-    for record in records:
-        if record.type != ASG_TAG:
-            continue
-        with in_passing():
-            # The group's name is a placeholder (not known before deploy): read it as written.
-            group, tag = record.props.get("autoscalingGroupName"), get(record.props, "tag")
-            key, value = _text(get(tag, "key")), _text(get(tag, "value"))
-        match = _ASG_OF_GROUP.match(group) if isinstance(group, str) else None
-        if match and key and key.startswith(TEMPLATE_LABEL_TAG) and value is not None:
-            out.setdefault(match.group(1), {})[key.removeprefix(TEMPLATE_LABEL_TAG)] = value
-    return out
 
 
 def node_pools(records: Iterable[Record]) -> list[NodePool]:

@@ -1,7 +1,7 @@
 """The platform's rules (platform.md 1.1, 1.2, 2, 3) as plain data and pure checks.
 
 The one home of these rules: the policy pack reads them here, and the stack spec
-(components/spec.py) wraps the same checks into its pydantic validators. Each check
+(config/) wraps the same checks into its pydantic validators. Each check
 takes a value and answers None (fine) or the problem in words a user can act on,
 without naming where the value came from: the caller adds that (`resources[1].region`
 in the spec, `properties.region` in the pack).

@@ -191,7 +191,9 @@ def test_the_example_uses_the_package_at_the_projects_version() -> None:
     version = (ROOT / "VERSION").read_text(encoding="utf-8").strip()
     doc = example()
     assert doc["runtime"] == "yaml"
-    assert doc["packages"] == {"anyscale-cloud": f"github.com/anyscale/anyscale-cloud/provider@v{version}"}
+    # The folder as it is at that release's tag: `package/` until 0.1.0, `provider/` after.
+    folder = "package" if version == "0.1.0" else "provider"
+    assert doc["packages"] == {"anyscale-cloud": f"github.com/anyscale/anyscale-cloud/{folder}@v{version}"}
     assert doc["resources"]["cloud"]["type"] == "anyscale-cloud:AnyscaleCloud"
     assert doc["config"]["onpremKubeconfig"] == {"type": "string", "secret": True}
 

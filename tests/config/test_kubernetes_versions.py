@@ -328,6 +328,29 @@ def test_a_date_never_fails_the_program_it_warns_and_deploys(
         )
 
 
+def test_validate_deploying_and_plan_warn_where_validate_refuses(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commands a deploy runs judge as `pulumi up`: `validate --deploying` (deploy.yml)
+    and `plan` exit 0 with the warning a year on; plain `validate` (pull requests) exits 1."""
+    from tests.cli import preflight_in_process
+
+    example = "stacks/Pulumi.example.yaml"
+    assert validate.main(["--today", "2027-08-01", example]) == 1
+    assert "Kubernetes 1.36 left AKS standard support on 2027-06-30" in capsys.readouterr().out
+    assert validate.main(["--deploying", "--today", "2027-08-01", example]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("ok: cloud ")
+    assert (
+        "warning: resources[0].cluster.kubernetesVersion (default): Kubernetes 1.36 left AKS standard support on "
+        "2027-06-30" in err
+    )
+    assert "; deploying anyway: a date alone never fails a deploy" in err
+    monkeypatch.setenv("ANYSCALE_CLOUD_TODAY", "2027-08-01")
+    result = preflight_in_process("plan", "--stack", "example", "--quiet")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_a_minor_no_calendar_row_knows_still_fails_the_program() -> None:
     # Not a date: a minor newer than any release is refused at deploy too.
     values = stack_values("example")

@@ -22,7 +22,6 @@ from policy.rules.plan_records import (
     cloud_resources,
     node_pools,
     pools_of,
-    template_labels,
 )
 from preflight.runtime import Plan
 
@@ -297,20 +296,3 @@ def test_records_from_a_plan_and_from_the_engine_are_the_same() -> None:
 
 def record(kind: str, name: str, /, **props: Any) -> Record:
     return Record(f"urn:{name}", kind, name, props)
-
-
-def test_template_labels_read_each_node_groups_auto_scaling_group_tags() -> None:
-    def tag(name: str, group: object, key: str, value: object) -> Record:
-        props = {"autoscalingGroupName": group, "tag": {"key": key, "value": value, "propagateAtLaunch": False}}
-        return Record(urn=f"urn:{name}", type="aws:autoscaling/tag:Tag", name=name, props=props)
-
-    label = "k8s.io/cluster-autoscaler/node-template/label/"
-    records = [
-        tag("a", "${eks-cpu.resources[0].autoscalingGroups[0].name}", label + "eks.amazonaws.com/capacityType", "SPOT"),
-        tag("b", "${eks-cpu.resources[0].autoscalingGroups[0].name}", label + "team", "ml"),
-        # Not a node-template label, not a group's placeholder, a value not known: none count.
-        tag("c", "${eks-cpu.resources[0].autoscalingGroups[0].name}", "k8s.io/cluster-autoscaler/enabled", "true"),
-        tag("d", "my-asg", label + "x", "y"),
-        tag("e", "${eks-gpu.resources[0].autoscalingGroups[0].name}", label + "x", "${other.value}"),
-    ]
-    assert template_labels(records) == {"eks-cpu": {"eks.amazonaws.com/capacityType": "SPOT", "team": "ml"}}

@@ -328,3 +328,22 @@ def test_default_pools_get_the_default_disk() -> None:
         [500, 500],
         [500, 500],
     ]
+
+
+def test_an_eks_pool_at_zero_carries_the_capacity_label_ray_pods_select_on(example_plan: Plan) -> None:
+    """The flow pod -> autoscaler -> node group at zero on EKS. The operator chart (1.8.0,
+    `cloudProvider: aws`) selects `eks.amazonaws.com/capacityType`; the Cluster Autoscaler's
+    template node for a managed node group gets that label from eks:DescribeNodegroup from
+    release 1.29 on (kubernetes/autoscaler aws_wrapper.go getManagedNodegroupInfo, commit
+    7ffb662fda "Fix capacityType label in AWS ManagedNodeGroup"; before it, a bare
+    `capacityType`). Every release the program pins must have it, or the view would lie."""
+    from config.data.versions import CLUSTER_AUTOSCALER_RELEASES
+
+    for minor, (_, image) in CLUSTER_AUTOSCALER_RELEASES.items():
+        major, release = (int(part) for part in image.removeprefix("v").split(".")[:2])
+        assert (major, release) >= (1, 29), f"{minor}: autoscaler {image} lacks the label on a node group at zero"
+    (aws,) = [view for view in scheduling(example_plan.to_json()) if view.provider == "AWS"]
+    labels = {pool.name: pool.labels.get("eks.amazonaws.com/capacityType") for pool in aws.pools}
+    assert labels == {"system": "ON_DEMAND", "cpu": "ON_DEMAND", "cpuspot": "SPOT"}
+    fits = {p.instance_type.name: (p.pools["ON_DEMAND"], p.pools["SPOT"]) for p in aws.placements}
+    assert fits["15CPU-56GB"] == (["cpu"], ["cpuspot"])

@@ -387,6 +387,8 @@ def test_deploy_validates_then_runs_pulumi_up_with_the_policy_pack(deploy_job) -
     validate = index_of(deploy_job, lambda s: "-m preflight validate" in s.get("run", ""))
     assert venv < validate < pulumi_step
     assert "stacks/Pulumi.${{ matrix.stack }}.yaml" in steps(deploy_job)[validate]["run"]
+    # A date never fails a deploy: the check before pulumi up judges as pulumi up does.
+    assert "-m preflight validate --deploying " in steps(deploy_job)[validate]["run"]
     policy_venv = index_of(deploy_job, lambda s: "policy/requirements.txt" in s.get("run", ""))
     assert "--require-hashes" in steps(deploy_job)[policy_venv]["run"] and policy_venv < pulumi_step
     for action in ("azure/login", "aws-actions/configure-aws-credentials", "google-github-actions/auth"):
