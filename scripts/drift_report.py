@@ -17,9 +17,18 @@ import sys
 from pathlib import Path
 
 DRIFT_RE = re.compile(r"no changes were expected (?:for \S+ )?but changes were proposed")
-ESCAPES_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|[\x00-\x08\x0b-\x1f\x7f]")
+# CSI sequences, OSC sequences (ended by BEL or ST) and other control characters. An OSC's
+# body stops at the next ESC, so that output full of unterminated `ESC ]` is read in linear
+# time (each attempt ends where the next begins); a lone ESC goes with the control characters.
+ESCAPES_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|[\x00-\x08\x0b-\x1f\x7f]")
 # GitHub refuses issue bodies above 65,536 characters; leave room for the text around the diff.
 LIMIT = 60_000
+BODY_LIMIT = 65_536
+# Backtick runs longer than this are shown by their length, so that the fence around the
+# output (one backtick longer than its longest run) stays short.
+LONGEST_RUN = 15
+LONG_RUN_RE = re.compile("`{" + str(LONGEST_RUN + 1) + ",}")
+EXIT_CODE_RE = re.compile(r"-?[0-9]{1,10}")
 
 
 def verdict(exit_code: int, output: str) -> str:
@@ -36,6 +45,7 @@ def fenced(text: str) -> str:
 
 def issue_body(stack: str, output: str, run_url: str) -> str:
     text = ESCAPES_RE.sub("", output).strip("\n")
+    text = LONG_RUN_RE.sub(lambda m: f"[{len(m.group(0))} backticks]", text)
     if len(text) > LIMIT:
         text = text[:LIMIT] + f"\n... ({len(text) - LIMIT} more characters in the run's log)"
     return "\n".join(
@@ -55,7 +65,7 @@ def issue_body(stack: str, output: str, run_url: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 4 or not argv[1].lstrip("-").isdigit():
+    if len(argv) != 4 or not EXIT_CODE_RE.fullmatch(argv[1]):
         print("usage: drift_report.py STACK EXIT_CODE OUTPUT_FILE BODY_FILE", file=sys.stderr)
         return 2
     stack, code, output_file, body_file = argv[0], int(argv[1]), Path(argv[2]), Path(argv[3])

@@ -539,6 +539,35 @@ DRIFTED = (
 )
 
 
+@pytest.mark.parametrize("code", ["--5", "²", "1.5", "", "99999999999", "0x1"])
+def test_drift_report_refuses_a_malformed_exit_code_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], code: str
+) -> None:
+    assert _drift_report().main(["dev", code, str(tmp_path / "o"), str(tmp_path / "b")]) == 2
+    assert capsys.readouterr().err == "usage: drift_report.py STACK EXIT_CODE OUTPUT_FILE BODY_FILE\n"
+
+
+def test_drift_report_reads_hostile_escapes_in_linear_time() -> None:
+    import time
+
+    report = _drift_report()
+    started = time.process_time()
+    body = report.issue_body("dev", "\x1b]" * 200_000 + DRIFTED, "url")
+    assert time.process_time() - started < 2  # quadratic: minutes
+    assert "\x1b" not in body
+    # Terminated sequences (BEL and ST) go whole.
+    assert report.ESCAPES_RE.sub("", "a\x1b]0;title\x07b\x1b[31mc\x1b]8;;x\x1b\\d") == "abcd"
+
+
+def test_drift_report_body_stays_within_githubs_limit_whatever_the_backticks() -> None:
+    report = _drift_report()
+    for output in ("`" * 70_000, ("`" * 20 + "x") * 5_000, "y" * 200_000):
+        body = report.issue_body("dev", output, "url")
+        assert len(body) <= 65_536
+        fence = body.rstrip("\n").rsplit("\n", 1)[-1]
+        assert set(fence) == {"`"} and len(fence) <= 16
+
+
 def test_drift_report_tells_drift_from_a_clean_run_and_from_other_errors() -> None:
     report = _drift_report()
     assert report.verdict(0, "") == "clean"
