@@ -335,6 +335,10 @@ def expectation(error: ValidationError) -> str:
         return f"must be {' or '.join(TYPE_WORDS.get(str(t), str(t)) for t in wanted)}, {got}"
     if error.validator == "enum":
         return f"must be one of {', '.join(shown(v) for v in error.validator_value)}, {got}"
+    if "propertyNames" in error.schema_path:
+        # The key itself is wrong (forbiddenRoles is keyed by role definition GUID).
+        described = error.schema.get("description") or f"match {shown(error.validator_value)}"
+        return f"the key {shown(error.instance)} is not {described}"
     return f"breaks its schema's {error.validator} ({shown(error.validator_value)}), {got}"
 
 

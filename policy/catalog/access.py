@@ -59,6 +59,12 @@ POLICIES: list[Policy] = [
         settings={
             "forbiddenRoles": {
                 "type": "object",
+                # Keyed by GUID: a role's name never matches the roleDefinitionId an assignment
+                # carries, and the map replaces the defaults, so names would forbid nothing.
+                "propertyNames": {
+                    "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+                    "description": "a role definition GUID (e.g. 8e3af657-a8ff-443c-a75c-2fe8c4bcb635 for Owner)",
+                },
                 "additionalProperties": {"type": "string"},
                 "default": dict(platform.BROAD_ROLES),
                 "description": "role definition GUIDs no assignment may grant, with their names",

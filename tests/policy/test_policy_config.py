@@ -65,8 +65,20 @@ REFUSED = [
     ),
     ({"all": "off"}, ['policy all: "off" is not an enforcement level']),
     (
-        {"identity-role-assignments": {"forbiddenRoles": {"abc": 5}}},
-        ['policy identity-role-assignments, setting forbiddenRoles["abc"]: must be a string, got 5'],
+        {"identity-role-assignments": {"forbiddenRoles": {"8e3af657-a8ff-443c-a75c-2fe8c4bcb635": 5}}},
+        [
+            'policy identity-role-assignments, setting forbiddenRoles["8e3af657-a8ff-443c-a75c-2fe8c4bcb635"]: '
+            "must be a string, got 5"
+        ],
+    ),
+    # Role names where role definition GUIDs belong: the map replaces the defaults and could
+    # never match an assignment's roleDefinitionId, so it would forbid nothing.
+    (
+        {"identity-role-assignments": {"forbiddenRoles": {"Owner": "Owner"}}},
+        [
+            'policy identity-role-assignments, setting forbiddenRoles: the key "Owner" is not a role definition '
+            "GUID (e.g. 8e3af657-a8ff-443c-a75c-2fe8c4bcb635 for Owner)"
+        ],
     ),
     ({"console-cors": {"origin": ["https://x"]}}, ["policy console-cors, setting origin: must be a string"]),
     ({"operator-control-plane": {"controlPlaneUrl": None}}, ["setting controlPlaneUrl: must be a string, got null"]),
