@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from config.data import networks
+from config.data import networks, quotas
 from config.doc import one_of, shown_default
 from config.maintenance import MaintenanceWindow
 from config.names import RULES as NAME_RULES
@@ -299,6 +299,29 @@ class AksClusterSpec(ClusterSpec):
     api_server: ApiServerSpec | None = Field(
         None, description="who can reach the API server", json_schema_extra=shown_default("public")
     )
+
+    @model_validator(mode="after")
+    def _cluster_limits(self) -> AksClusterSpec:
+        """AKS's limits across the cluster (config/data/quotas.py): pools, and nodes at max."""
+        pools = 1 + len(self.node_pools)  # the system pool too
+        if pools > quotas.AKS_MAX_NODE_POOLS:
+            raise fail(
+                "limit",
+                "nodePools: {n} pools with the system pool, more than the {m} AKS allows in a cluster; merge pools",
+                n=pools,
+                m=quotas.AKS_MAX_NODE_POOLS,
+            )
+        nodes = self.system_pool.max_count + sum(pool.max_count for pool in self.node_pools)
+        if nodes > quotas.AKS_MAX_NODES:
+            raise fail(
+                "limit",
+                "nodePools: the pools' maxCount add up to {n} nodes with the system pool's, more than the {m} AKS "
+                "allows in a cluster; lower some maxCount",
+                n=nodes,
+                m=quotas.AKS_MAX_NODES,
+            )
+        return self
+
     # AKS's auto-upgrades (patch channel, node images) run only inside this window.
     maintenance: MaintenanceWindow = Field(
         default_factory=MaintenanceWindow,

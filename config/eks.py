@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, ClassVar, Literal
 
-from annotated_types import MinLen
+from annotated_types import MaxLen, MinLen
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
+from config.data import quotas
 from config.data.eks import aws_zone_count
 from config.data.versions import CLUSTER_AUTOSCALER_RELEASES
 from config.doc import shown_default
@@ -185,7 +186,13 @@ class EksClusterSpec(ClusterSpec):
         description="the private endpoint (nodes reach the API inside the VPC); at least one of the two must be on",
     )
     endpoint_public_access_cidrs: (
-        Annotated[list[str], MinLen(1), IPv4Cidr("203.0.113.0/24", allow_list=True)] | None
+        Annotated[
+            list[str],
+            MinLen(1),
+            MaxLen(quotas.EKS_MAX_PUBLIC_ACCESS_CIDRS),  # an EKS quota that cannot be raised
+            IPv4Cidr("203.0.113.0/24", allow_list=True),
+        ]
+        | None
     ) = Field(
         None,
         description="IPv4 networks allowed to reach the public endpoint; requires `endpointPublicAccess` and "

@@ -291,3 +291,45 @@ def test_storage_account_and_registry_names_at_their_limits() -> None:
     """Storage accounts 3-24, registries 5-50 (platform.md 9.3)."""
     assert len(names.storage_account_name("c" * 40, "r" * 40, "abc123")) == 24
     assert len(names.registry_name("c" * 80, "abc123")) == 50
+
+
+# --- limits across a whole cluster (config/data/quotas.py) --------------------------------------
+
+
+def aks_pools(count: int, max_count: int = 1) -> Edit:
+    pools = [{"name": f"p{i}", "instanceType": "Standard_D16s_v5", "maxCount": max_count} for i in range(count)]
+    return aks_cluster(nodePools=pools)
+
+
+def test_an_aks_cluster_takes_100_pools_with_the_system_pool_and_no_more() -> None:
+    assert problems(aks_pools(99)) == []
+    assert problems(aks_pools(100)) == [
+        "resources[0].cluster (default): nodePools: 101 pools with the system pool, more than the 100 AKS allows "
+        "in a cluster; merge pools"
+    ]
+
+
+def test_an_aks_cluster_takes_5000_nodes_at_maxcount_and_no_more() -> None:
+    # The example's system pool: at most 3 nodes; 4,997 more reach 5,000.
+    assert (
+        problems(
+            aks_cluster(
+                nodePools=[{"name": "a", "instanceType": "Standard_D16s_v5", "maxCount": 997}]
+                + [{"name": f"b{i}", "instanceType": "Standard_D16s_v5", "maxCount": 1000} for i in range(4)]
+            )
+        )
+        == []
+    )
+    assert problems(aks_pools(6, max_count=1000)) == [
+        "resources[0].cluster (default): nodePools: the pools' maxCount add up to 6003 nodes with the system "
+        "pool's, more than the 5000 AKS allows in a cluster; lower some maxCount"
+    ]
+
+
+def test_eks_takes_40_public_access_cidrs_and_no_more() -> None:
+    cidrs = [f"203.0.{i}.0/24" for i in range(41)]
+    base = {"endpointPublicAccess": True, "endpointPrivateAccess": True}
+    assert problems(eks_cluster(**base, endpointPublicAccessCidrs=cidrs[:40])) == []
+    found = problems(eks_cluster(**base, endpointPublicAccessCidrs=cidrs))
+    assert len(found) == 1 and found[0].startswith("resources[1].cluster.endpointPublicAccessCidrs (aws-usw2): ")
+    assert "at most 40" in found[0]
