@@ -33,7 +33,9 @@ def _account_problem(where: str, node_config: Any) -> list[str]:
     account = get(node_config, "serviceAccount") if node_config not in (MISSING, UNKNOWN) else node_config
     if account is UNKNOWN or is_unknown(account):
         return []
-    if account is MISSING or (isinstance(account, str) and DEFAULT_ACCOUNT_RE.fullmatch(account)):
+    # An empty or non-string account is no account: GKE runs the nodes as the default one.
+    no_account = account is MISSING or not isinstance(account, str) or not account.strip()
+    if no_account or DEFAULT_ACCOUNT_RE.fullmatch(account):
         return [
             f"{where} run as the Compute Engine default service account (Editor on the project in many projects): "
             "a compromised node gets all of it; give nodeConfig.serviceAccount a service account of their own"
