@@ -9,6 +9,7 @@ config/load.py fills them in once the stack is valid (`disk_size`, `gpu_count`).
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any, ClassVar, Final, Literal, TypeVar
 
 from pydantic import Field, ValidationError, field_validator, model_validator
@@ -354,9 +355,41 @@ def check_machine(provider: str, pool: NodePoolSpec) -> list[tuple[tuple[str, ..
     return []
 
 
+# How each cloud spells its machine types, for a type given with `shape` (not in the table):
+# Azure VM sizes are `Standard_...` or `Basic_...` ("Azure virtual machine sizes naming
+# conventions"), EC2 instance types `<family>.<size>` ("Amazon EC2 instance type naming
+# conventions"), Compute Engine machine types `<series>-<type>[-<vcpus>...]` ("Machine families
+# resource and comparison guide"); read 2026-12-02.
+MACHINE_TYPE_FORMS: Final = {
+    "Azure": (re.compile(r"(Standard|Basic)_[A-Za-z0-9_-]+"), "Standard_<size>, e.g. Standard_D16s_v5"),
+    "AWS": (re.compile(r"[a-z][a-z0-9-]*\.[a-z0-9]+"), "<family>.<size>, e.g. m6i.4xlarge"),
+    "GCP": (re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)+"), "<series>-<type>-<vcpus>, e.g. n2-standard-16"),
+}
+
+
+def _foreign_type(provider: str, instance_type: str) -> str | None:
+    """Why a type given with `shape` cannot be the provider's: another cloud's known type, or
+    not the provider's spelling of one (the cloud would refuse it at create)."""
+    for other in instance_types.INSTANCE_TYPES:
+        if other != provider and instance_types.machine(other, instance_type) is not None:
+            return f"'{instance_type}' is {_a(other)} machine type, not {_a(provider)} one"
+    form = MACHINE_TYPE_FORMS.get(provider)
+    if form is not None and not form[0].fullmatch(instance_type):
+        return f"'{instance_type}' is not spelt as {_a(provider)} machine type ({form[1]})"
+    return None
+
+
+def _a(provider: str) -> str:
+    """`an Azure`, `an AWS`, `a GCP`: the article as the provider's name is read aloud."""
+    return f"an {provider}" if provider in ("Azure", "AWS") else f"a {provider}"
+
+
 def _check_shape(provider: str, pool: NodePoolSpec) -> list[tuple[tuple[str, ...], str]]:
     shape, gpu = pool.shape, pool.gpu
     assert shape is not None
+    foreign = _foreign_type(provider, pool.instance_type)
+    if foreign is not None:
+        return [(("instanceType",), foreign)]
     if gpu is None:
         return [(("gpu",), f"the shape has {shape.gpus} GPUs: add `gpu: {{type: ...}}`")] if shape.gpus else []
     if not shape.gpus:

@@ -182,7 +182,7 @@ def pool_problems(**pool: Any) -> list[str]:
 def test_a_shape_without_gpus_in_a_gpu_pool_is_refused() -> None:
     # The pool has a GPU type but the shape counts no GPUs.
     assert pool_problems(
-        instanceType="Custom_X", shape={"cpu": 4, "memoryGb": 16, "gpus": 0}, gpu={"type": "A100"}
+        instanceType="Standard_Custom_X", shape={"cpu": 4, "memoryGb": 16, "gpus": 0}, gpu={"type": "A100"}
     ) == [
         "resources[0].cluster.nodePools[0].shape.gpus (default): is 0 but the pool has a `gpu`: give the node's GPU "
         "count"
@@ -192,7 +192,7 @@ def test_a_shape_without_gpus_in_a_gpu_pool_is_refused() -> None:
 def test_a_shape_whose_gpus_differ_from_the_pools_count_is_refused() -> None:
     # The shape's GPU count and the pool's gpu.count must agree.
     assert pool_problems(
-        instanceType="Custom_X", shape={"cpu": 4, "memoryGb": 16, "gpus": 2}, gpu={"type": "A100", "count": 1}
+        instanceType="Standard_Custom_X", shape={"cpu": 4, "memoryGb": 16, "gpus": 2}, gpu={"type": "A100", "count": 1}
     ) == ["resources[0].cluster.nodePools[0].shape.gpus (default): is 2 but the pool's gpu.count is 1; they must agree"]
 
 

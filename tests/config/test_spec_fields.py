@@ -5,7 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from config import Secret, load_spec
+import pytest
+
+from config import Secret, SpecError, load_spec
 from tests.conftest import stack_values
 from tests.example_spec import AKS_NETWORK_10_10, example_resources, problems
 
@@ -72,13 +74,13 @@ def test_gpu_type_the_chart_does_not_map_names_what_the_machine_carries_and_the_
 
 
 def test_a_shape_with_gpus_needs_the_pools_gpu_type() -> None:
-    assert pool_problems(instanceType="Custom_X", shape={"cpu": 1, "memoryGb": 1, "gpus": 1}) == [
+    assert pool_problems(instanceType="Standard_Custom_X", shape={"cpu": 1, "memoryGb": 1, "gpus": 1}) == [
         "resources[0].cluster.nodePools[0].gpu (default): the shape has 1 GPUs: add `gpu: {type: ...}`"
     ]
     # With the type, the shape's count fills the pool's: a valid spec.
     resources = example_resources()
     resources[0]["cluster"]["nodePools"][0].update(
-        instanceType="Custom_X", shape={"cpu": 4, "memoryGb": 16, "gpus": 2}, gpu={"type": "A100"}
+        instanceType="Standard_Custom_X", shape={"cpu": 4, "memoryGb": 16, "gpus": 2}, gpu={"type": "A100"}
     )
     spec = load_spec(stack_values("example")["anyscale-cloud:cloud"], resources)
     gpu = spec.resources[0].cluster.node_pools[0].gpu
@@ -129,3 +131,50 @@ def test_an_aks_network_peered_with_an_overlapping_vpc_is_refused() -> None:
     ]
     resources[1]["cluster"]["vpcCidr"] = "10.30.0.0/16"
     load_spec(stack_values("example")["anyscale-cloud:cloud"], resources)  # distinct ranges: accepted
+
+
+@pytest.mark.parametrize(
+    ("index", "instance_type", "expected"),
+    [
+        # Another cloud's known type on this provider's pool, with a shape to pass the table.
+        (0, "m6i.4xlarge", "'m6i.4xlarge' is an AWS machine type, not an Azure one"),
+        (1, "Standard_D16s_v5", "'Standard_D16s_v5' is an Azure machine type, not an AWS one"),
+        (2, "p4d.24xlarge", "'p4d.24xlarge' is an AWS machine type, not a GCP one"),
+        # Unknown to every table, and not spelt as the provider spells its types.
+        (0, "custom-16", "'custom-16' is not spelt as an Azure machine type (Standard_<size>, e.g. Standard_D16s_v5)"),
+        (
+            1,
+            "n2-standard-16x",
+            "'n2-standard-16x' is not spelt as an AWS machine type (<family>.<size>, e.g. m6i.4xlarge)",
+        ),
+        (
+            2,
+            "m7i.4xlarge",
+            "'m7i.4xlarge' is not spelt as a GCP machine type (<series>-<type>-<vcpus>, e.g. n2-standard-16)",
+        ),
+    ],
+)
+def test_a_shape_does_not_let_a_pool_take_another_clouds_machine_type(
+    index: int, instance_type: str, expected: str
+) -> None:
+    resources = example_resources()
+    resources[index]["cluster"] = {
+        "nodePools": [{"name": "odd", "instanceType": instance_type, "shape": {"cpu": 16, "memoryGb": 64}}]
+    }
+    with pytest.raises(SpecError) as caught:
+        load_spec(stack_values("example")["anyscale-cloud:cloud"], resources)
+    assert [str(p) for p in caught.value.problems] == [
+        f"resources[{index}].cluster.nodePools[0].instanceType ({resources[index]['name']}): {expected}"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("index", "instance_type"), [(0, "Standard_HX176rs"), (1, "u7i-12tb.224xlarge"), (2, "c4d-highmem-384")]
+)
+def test_a_shape_takes_a_new_type_spelt_as_its_cloud_spells_them(index: int, instance_type: str) -> None:
+    resources = example_resources()
+    resources[index]["cluster"] = {
+        "nodePools": [{"name": "odd", "instanceType": instance_type, "shape": {"cpu": 16, "memoryGb": 64}}]
+    }
+    spec = load_spec(stack_values("example")["anyscale-cloud:cloud"], resources)
+    assert spec.resources[index].cluster.node_pools[0].instance_type == instance_type  # type: ignore[union-attr]
