@@ -356,13 +356,15 @@ def check_machine(provider: str, pool: NodePoolSpec) -> list[tuple[tuple[str, ..
 
 
 # How each cloud spells its machine types, for a type given with `shape` (not in the table):
-# Azure VM sizes are `Standard_...` or `Basic_...` ("Azure virtual machine sizes naming
+# Azure VM sizes are `Standard_...` ("Azure virtual machine sizes naming
 # conventions"), EC2 instance types `<family>.<size>` ("Amazon EC2 instance type naming
 # conventions"), Compute Engine machine types `<series>-<type>[-<vcpus>...]` ("Machine families
 # resource and comparison guide"); read 2026-12-02.
 MACHINE_TYPE_FORMS: Final = {
-    "Azure": (re.compile(r"(Standard|Basic)_[A-Za-z0-9_-]+"), "Standard_<size>, e.g. Standard_D16s_v5"),
-    "AWS": (re.compile(r"[a-z][a-z0-9-]*\.[a-z0-9]+"), "<family>.<size>, e.g. m6i.4xlarge"),
+    # ARM reads VM sizes case-insensitively; AKS takes no Basic_ size for a node pool.
+    "Azure": (re.compile(r"Standard_[A-Za-z0-9_-]+", re.IGNORECASE), "Standard_<size>, e.g. Standard_D16s_v5"),
+    # Sizes may carry a suffix: r7iz.metal-16xl.
+    "AWS": (re.compile(r"[a-z][a-z0-9-]*\.[a-z0-9]+(-[a-z0-9]+)*"), "<family>.<size>, e.g. m6i.4xlarge"),
     "GCP": (re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)+"), "<series>-<type>-<vcpus>, e.g. n2-standard-16"),
 }
 

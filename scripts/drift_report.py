@@ -48,6 +48,14 @@ def issue_body(stack: str, output: str, run_url: str) -> str:
     text = LONG_RUN_RE.sub(lambda m: f"[{len(m.group(0))} backticks]", text)
     if len(text) > LIMIT:
         text = text[:LIMIT] + f"\n... ({len(text) - LIMIT} more characters in the run's log)"
+    body = _body(stack, text, run_url)
+    if len(body) > BODY_LIMIT:  # a very long run URL or stack name: cut the output further
+        text = text[: max(0, len(text) - (len(body) - BODY_LIMIT))]
+        body = _body(stack, text, run_url)
+    return body
+
+
+def _body(stack: str, text: str, run_url: str) -> str:
     return "\n".join(
         [
             f"`pulumi preview --refresh --expect-no-changes` of stack `{stack}` found changes made outside "

@@ -63,6 +63,8 @@ POLICIES: list[Policy] = [
                 # carries, and the map replaces the defaults, so names would forbid nothing.
                 "propertyNames": {
                     "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+                    # A pattern's `$` also matches before a final newline in some engines (Python's).
+                    "maxLength": 36,
                     "description": "a role definition GUID (e.g. 8e3af657-a8ff-443c-a75c-2fe8c4bcb635 for Owner)",
                 },
                 "additionalProperties": {"type": "string"},

@@ -74,6 +74,11 @@ REFUSED = [
     # Role names where role definition GUIDs belong: the map replaces the defaults and could
     # never match an assignment's roleDefinitionId, so it would forbid nothing.
     (
+        # A GUID with a trailing newline would match no roleDefinitionId either.
+        {"identity-role-assignments": {"forbiddenRoles": {"8e3af657-a8ff-443c-a75c-2fe8c4bcb635\n": "Owner"}}},
+        ["setting forbiddenRoles: the key", "is not a role definition GUID"],
+    ),
+    (
         {"identity-role-assignments": {"forbiddenRoles": {"Owner": "Owner"}}},
         [
             'policy identity-role-assignments, setting forbiddenRoles: the key "Owner" is not a role definition '
