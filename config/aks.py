@@ -75,10 +75,10 @@ DEFAULT_DATAPLANE: Literal["cilium"] = "cilium"
 AKS_ADDRESS_SPACE = "10.224.0.0/12"
 AKS_NODE_SUBNET = "10.224.0.0/16"
 # The ranges of an AKS network (a created VNet's, the pods' and the services').
-NETWORK = IPv4Cidr("10.224.0.0/16", reserved=networks.AZURE_RESERVED + networks.AKS_RESERVED)
-SERVICE_NETWORK = IPv4Cidr(
-    "10.0.0.0/16", reserved=networks.AZURE_RESERVED + networks.AKS_RESERVED, largest=networks.LARGEST_SERVICE_PREFIX
-)
+# What an AKS network range may not overlap, besides the ranges that route nowhere.
+RESERVED = networks.AZURE_RESERVED + networks.AKS_RESERVED
+NETWORK = IPv4Cidr("10.224.0.0/16", reserved=RESERVED)
+SERVICE_NETWORK = IPv4Cidr("10.0.0.0/16", reserved=RESERVED, largest=networks.LARGEST_SERVICE_PREFIX)
 
 
 class ApiServerSpec(Strict):

@@ -6,6 +6,9 @@
   balancer, the only kind this program makes). Neither is raised by a support request.
 - EKS: "Amazon EKS service quotas" (docs.aws.amazon.com/eks/latest/userguide/service-quotas.html):
   public endpoint access CIDR ranges per cluster, 40, not adjustable.
+Unverified: both pages as remembered, not re-read here (the library's search did not return
+them); a limit set too low refuses a valid stack with its number named, so check the page
+before raising or lowering one.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ runs the scripts themselves, in CI after `make test`.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
@@ -18,18 +17,10 @@ import yaml
 
 from config import MAX_RESOURCES, SpecError, load_spec
 from config.currency import today
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERY_PROVIDER = ["Azure", "AWS", "GCP", "Generic"]
-
-
-def load_script(name: str) -> ModuleType:
-    """scripts/<name>.py as a module (scripts/ is no package)."""
-    spec = importlib.util.spec_from_file_location(f"bench_script_{name}", ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

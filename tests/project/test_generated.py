@@ -3,29 +3,20 @@ fails naming `make generate`, the one command that rewrites them all (scripts/ge
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_generate() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generate", ROOT / "scripts" / "generate.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["generate"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-generate = load_generate()
+generate = load_script("generate")
 CHECKED_HERE = [g for g in generate.GENERATED if g.checked_by is None]
 
 

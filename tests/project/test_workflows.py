@@ -525,13 +525,9 @@ def test_drift_opens_or_updates_one_issue_on_drift_and_closes_it_when_clean(drif
 
 
 def _drift_report() -> Any:
-    import importlib.util
+    from tests.scripts import load_script
 
-    spec = importlib.util.spec_from_file_location("drift_report", ROOT / "scripts" / "drift_report.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("drift_report")
 
 
 DRIFTED = (
