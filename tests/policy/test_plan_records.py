@@ -275,6 +275,30 @@ def test_each_record_belongs_to_its_nearest_cloud_resource() -> None:
     assert [p.cloud_resource for p in node_pools([group, target, pool, loop])] == ["urn:cr", None]
 
 
+class CountedParent(Record):
+    """A record that counts how often its parent is read."""
+
+    reads = 0
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "parent":
+            CountedParent.reads += 1
+        return super().__getattribute__(name)
+
+
+def test_a_deep_parent_chain_costs_linear_work() -> None:
+    # `preflight diff` and `cost` ask every record's owner: a walk per record was quadratic
+    # (about count * count / 2 reads; minutes for the tens of thousands a 2 MB plan holds).
+    count = 1500
+    chain = [Record("urn:cr", "anyscale-cloud:index:CloudResource", "cr", {})]
+    for i in range(count):
+        chain.append(CountedParent(f"urn:r{i}", AGENT_POOL, f"r{i}", {}, parent=chain[-1].urn))
+    CountedParent.reads = 0
+    owners = cloud_resources(list(reversed(chain)))  # deepest first: the worst order
+    assert all(owner is chain[0] for owner in owners.values()) and len(owners) == count + 1
+    assert CountedParent.reads <= 3 * count
+
+
 def test_types_match_with_an_azure_native_api_version() -> None:
     versioned = Record("urn:a", "azure-native:containerservice/v20240801:AgentPool", "a", {"vmSize": "Standard_D4s_v5"})
     assert [p.instance_type for p in node_pools([versioned])] == ["Standard_D4s_v5"]
