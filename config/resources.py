@@ -14,6 +14,7 @@ from config.addons import AddonsSpec
 from config.data.kuberay import SCHEDULER_PLUGINS_CHARTS
 from config.doc import NAME_RULE, PREVIEW_REGIONS_NOTE, REGION_RULE, one_of
 from config.kuberay import QUOTA_LIMITS, QueueQuotaSpec
+from config.kueue import FlavorQuota, admits, pool_quota, smoke_jobs
 from config.pools import NodePoolSpec
 from config.storage import StorageSpec
 from config.types import Name, Strict, check_region, fail, minor_of, normalize_provider
@@ -158,6 +159,49 @@ class ResourceSpec(Strict):
                 at="addons.kuberay.queueQuota",
             )
         pools_quota(self.provider_name, cluster.node_pools)
+        return self
+
+    @model_validator(mode="after")
+    def _smoke_admitted(self) -> ResourceSpec:
+        """Under Kueue the smoke RayJobs wait for admission: a quota that cannot hold one
+        leaves `pulumi up` waiting until the job's timeout (config/kueue.py)."""
+        kuberay = self.addons.kuberay
+        if not kuberay.smoke_test or kuberay.batch_scheduler != "kueue":
+            return self
+        cluster = getattr(self, "cluster", None)
+        if cluster is None:
+            quota = kuberay.queue_quota
+            if quota is None:
+                return self  # refused by _kueue_quota
+            flavors = [FlavorQuota("default-flavor", quota.cpu, quota.memory_gi, quota.gpu)]
+        else:
+            flavors = [pool_quota(self.provider_name, pool) for pool in cluster.node_pools]
+        gpu = next((f.name for f in flavors if f.gpu > 0), None) if kuberay.gpu_smoke_test else None
+        for job, pod_sets in smoke_jobs(gpu).items():
+            if admits(flavors, pod_sets):
+                continue
+            asks = "; ".join(request.text() for request, _ in pod_sets)
+            if cluster is None:
+                raise fail(
+                    "kuberay",
+                    "queueQuota cannot admit the {j} RayJob, whose pods Kueue counts together ({a}: its head, "
+                    "workers and submitter): `pulumi up` would wait on it until its timeout; raise queueQuota "
+                    "(at least {c} vCPUs and {m} GiB) or drop {j}",
+                    j=job,
+                    a=asks,
+                    c=-(-sum(r.cpu_milli for r, _ in pod_sets) // 1000),
+                    m=-(-sum(r.memory_mi for r, _ in pod_sets) // 1024),
+                    at="addons.kuberay.queueQuota",
+                )
+            raise fail(
+                "kuberay",
+                "no worker pool's Kueue quota (its nodes at maxCount) can admit the {j} RayJob ({a}: its head, "
+                "workers and submitter): `pulumi up` would wait on it until its timeout; give a pool more nodes or "
+                "larger ones, or drop {j}",
+                j=job,
+                a=asks,
+                at=f"addons.kuberay.{job}",
+            )
         return self
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from components.nodepools import pool_labels, pool_taints
 from config import ResourceSpec
+from config.kueue import pool_quota
 
 # AKS taints spot nodes itself (components/azure/pools.py declares the same taint).
 AKS_SPOT_TAINT = ("kubernetes.azure.com/scalesetpriority", "spot")
@@ -40,17 +41,17 @@ def pool_flavors(resource: ResourceSpec) -> list[Flavor]:
         taints = [(t.key, t.value, t.effect) for t in pool_taints(pool)]
         if provider == "Azure" and pool.capacity_type == "SPOT":
             taints.append((*AKS_SPOT_TAINT, "NoSchedule"))
-        cpu, memory, gpus = pool.node_size(provider)
+        quota = pool_quota(provider, pool)
         flavors.append(
             Flavor(
-                name=f"pool-{pool.name}",
+                name=quota.name,
                 node_labels=pool_labels(pool, provider),
                 tolerations=[
                     {"key": key, "operator": "Equal", "value": value, "effect": effect} for key, value, effect in taints
                 ],
-                cpu=cpu * pool.max_count,
-                memory_gi=int(memory * pool.max_count),
-                gpu=gpus * pool.max_count,
+                cpu=quota.cpu,
+                memory_gi=quota.memory_gi,
+                gpu=quota.gpu,
             )
         )
     return flavors

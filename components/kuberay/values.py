@@ -10,6 +10,7 @@ import yaml
 from components.kuberay.flavors import Flavor
 from config import KubeRaySpec, QueueQuotaSpec
 from config.data import kuberay_charts as charts
+from config.kueue import GPU_SMOKE_WORKER, SMOKE_HEAD, PodRequest
 
 # `batchScheduler.name` the kuberay-operator chart passes as --batch-scheduler (the names
 # KubeRay's scheduler plugins answer to); Kueue works from its own side (its `ray.io/*`
@@ -238,6 +239,15 @@ def cluster_queue(entries: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def quantities(request: PodRequest) -> dict[str, dict[str, str]]:
+    """A smoke pod's requests, equal to its limits, as Kubernetes quantities (the spec's
+    Kueue check counts the same PodRequest)."""
+    cpu = str(request.cpu_milli // 1000) if request.cpu_milli % 1000 == 0 else f"{request.cpu_milli}m"
+    memory = f"{request.memory_mi // 1024}Gi" if request.memory_mi % 1024 == 0 else f"{request.memory_mi}Mi"
+    amounts = {"cpu": cpu, "memory": memory} | ({"nvidia.com/gpu": str(request.gpu)} if request.gpu else {})
+    return {"requests": amounts, "limits": dict(amounts)}
+
+
 def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
     """The smoke RayJob's metadata and spec: a head-only Ray cluster (CPU, on the system
     pool: no worker pool is scaled up) runs a few tasks, then KubeRay deletes it."""
@@ -248,7 +258,7 @@ def smoke_job(spec: KubeRaySpec) -> dict[str, Any]:
     container: dict[str, Any] = {
         "name": "ray-head",
         "image": RAY_IMAGE,
-        "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "1", "memory": "2Gi"}},
+        "resources": quantities(SMOKE_HEAD),
     }
     if spec.metrics.install_prometheus:
         container["env"] = ray_monitoring_env()
@@ -299,10 +309,7 @@ def gpu_smoke_job(spec: KubeRaySpec, pool: Flavor) -> dict[str, Any]:
     worker = {
         "name": "ray-worker",
         "image": GPU_RAY_IMAGE,
-        "resources": {
-            "requests": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": "1"},
-            "limits": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": "1"},
-        },
+        "resources": quantities(GPU_SMOKE_WORKER),
     }
     job["spec"]["rayClusterSpec"]["workerGroupSpecs"] = [
         {

@@ -35,3 +35,11 @@ FEATURE_GATES: Final[dict[str, tuple[tuple[str, bool], ...]]] = {
 # v0.33.5 (Chart.yaml, values.yaml `scheduler.image` kube-scheduler:v0.33.5), read 2026-12-01.
 # The minors without an entry have no chart here, so scheduler-plugins is refused on them.
 SCHEDULER_PLUGINS_CHARTS: Final[dict[str, str]] = {"1.33": "0.33.5"}
+
+# What Kueue counts for a RayJob's submitter pod when the job gives no submitter template:
+# the requests of kubernetes-sigs/kueue pkg/controller/jobs/rayjob/rayjob_controller.go,
+# defaultSubmitterResources (lines 252-263 at tag v0.19.2, the pinned chart; copied from
+# KubeRay's ray-operator/controllers/ray/common/job.go), read 2026-12-02. Kueue adds this pod
+# set to the workload in K8sJobMode (addSubmitterPodSet, the RayJob CRD's default mode).
+# (CPU millicores, memory MiB.)
+KUEUE_SUBMITTER_REQUEST: Final = (500, 200)
