@@ -11,9 +11,10 @@ import re
 from typing import Annotated, ClassVar, Literal
 
 from annotated_types import MinLen
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from config.data import networks
+from config.data.zones import GCP_PROJECT_RESTRICTED, GCP_ZONE_LETTERS
 from config.doc import shown_default
 from config.names import RULES as NAME_RULES
 from config.pools import (
@@ -168,18 +169,37 @@ class GcpResource(ResourceSpec):
         "enabled already",
     )
 
+    @field_validator("project")
+    @classmethod
+    def _project_restricted(cls, value: str) -> str:
+        # Google refuses a project ID containing these (config/data/zones.py).
+        found = [word for word in GCP_PROJECT_RESTRICTED if word in value]
+        if found:
+            raise fail(
+                "project",
+                "'{v}' contains {w}, which Google does not allow in a project ID ({all}): use the ID of an "
+                "existing project",
+                v=value,
+                w=" and ".join(repr(word) for word in found),
+                all=", ".join(GCP_PROJECT_RESTRICTED),
+            )
+        return value
+
     @model_validator(mode="after")
     def _zones(self) -> GcpResource:
-        zone = re.compile(re.escape(self.region) + r"-[a-z]")
+        letters = GCP_ZONE_LETTERS.get(self.region)
+        zones = [f"{self.region}-{letter}" for letter in letters] if letters else None
+        form = re.compile(re.escape(self.region) + r"-[a-z]")
+        named = ", ".join(zones) if zones else f"{self.region}-a, -b, ..."
         problems = [
             detail(
                 ("cluster", "nodePools", k, "zones", z),
                 "zone",
-                f"'{name}' is not a zone of {self.region}: use {self.region}-a, -b, ...",
+                f"'{name}' is not a zone of {self.region}: use {named}",
             )
             for k, pool in enumerate(self.cluster.node_pools)
             for z, name in enumerate(pool.zones or [])
-            if not zone.fullmatch(name)
+            if not form.fullmatch(name) or (zones is not None and name not in zones)
         ]
         if problems:
             raise ValidationError.from_exception_data(type(self).__name__, problems)
