@@ -312,7 +312,7 @@ class ClusterConfig(TypedDict):
     """Azure only: the weekly window for AKS's Kubernetes patch upgrades and node image upgrades"""
 
     vpc_cidr: NotRequired[str]
-    """AWS only: the IPv4 network (/16 to /24) of the VPC the program creates; not with `vpcId`. Default: `10.0.0.0/16`"""
+    """AWS only: the IPv4 network (/16 to /24) of the VPC the program creates, an eighth of it per private subnet: room for every node and pod (VPC CNI) at `maxCount` with each group's update surge; not with `vpcId`. Default: `10.0.0.0/16`"""
 
     availability_zones: NotRequired[int]
     """AWS only: zones of the VPC the program creates; not with `vpcId`. Default: `2`"""
@@ -348,13 +348,13 @@ class ClusterConfig(TypedDict):
     """GCP only: its secondary range for services; only with `network`"""
 
     node_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.10.0.0/20`"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates (nodes and pods: room for every pool at `maxCount` and a surge node each, a /24 of pods per node); with an existing `network` optional, only for the `peeredWith` check. Default: `10.10.0.0/20`"""
 
     pod_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.12.0.0/14`"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates (nodes and pods: room for every pool at `maxCount` and a surge node each, a /24 of pods per node); with an existing `network` optional, only for the `peeredWith` check. Default: `10.12.0.0/14`"""
 
     service_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.16.0.0/20`"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates (nodes and pods: room for every pool at `maxCount` and a surge node each, a /24 of pods per node); with an existing `network` optional, only for the `peeredWith` check; a /27 or larger. Default: `10.16.0.0/20`"""
 
 
 class CloudResourceConfig(TypedDict):
@@ -382,7 +382,7 @@ class CloudResourceConfig(TypedDict):
     """Azure, AWS, GCP only: the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"""
 
     project: NotRequired[str]
-    """GCP only: the GCP project ID the cluster and bucket live in"""
+    """GCP only: the GCP project ID the cluster and bucket live in (never containing google, null, undefined, ssl, which Google refuses)"""
 
     enable_apis: NotRequired[bool]
     """GCP only: enable the project APIs the resource uses (never disabled on destroy); `false`: they must be enabled already. Default: `false`"""

@@ -14,6 +14,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from config.capacity import aks_node_subnet
 from config.data import networks, quotas
 from config.doc import one_of, shown_default
 from config.maintenance import MaintenanceWindow
@@ -121,7 +122,8 @@ class AksNetworkSpec(Strict):
     )
     node_subnet: Annotated[str, NETWORK] | None = Field(
         None,
-        description="the node subnet, inside `addressSpace`",
+        description="the node subnet, inside `addressSpace`: room for every node at `maxCount` and each pool's upgrade "
+        "surge (Azure keeps 5 addresses)",
         json_schema_extra=shown_default(f"`{AKS_NODE_SUBNET}`"),
     )
     existing_subnet_id: str | None = Field(
@@ -320,6 +322,16 @@ class AksClusterSpec(ClusterSpec):
                 n=nodes,
                 m=quotas.AKS_MAX_NODES,
             )
+        return self
+
+    @model_validator(mode="after")
+    def _node_subnet_size(self) -> AksClusterSpec:
+        """The node subnet the program creates holds every node (config/capacity.py)."""
+        vnet = self.network.vnet if self.network is not None else None
+        if vnet is not None:
+            short = aks_node_subnet(vnet[1], [self.system_pool, *self.node_pools])
+            if short is not None:
+                raise fail("network", short, at="network.nodeSubnet")
         return self
 
     # AKS's auto-upgrades (patch channel, node images) run only inside this window.

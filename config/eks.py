@@ -9,6 +9,7 @@ from typing import Annotated, ClassVar, Literal
 from annotated_types import MaxLen, MinLen
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
+from config.capacity import eks_private_subnets
 from config.data import quotas
 from config.data.eks import aws_zone_count
 from config.data.versions import CLUSTER_AUTOSCALER_RELEASES
@@ -163,7 +164,8 @@ class EksClusterSpec(ClusterSpec):
     vpc_cidr: Annotated[str, IPv4Cidr("10.0.0.0/16")] = Field(
         "10.0.0.0/16",
         pattern=r"^([0-9]{1,3}\.){3}[0-9]{1,3}/(1[6-9]|2[0-4])$",
-        description="the IPv4 network (/16 to /24) of the VPC the program creates; not with `vpcId`",
+        description="the IPv4 network (/16 to /24) of the VPC the program creates, an eighth of it per private "
+        "subnet: room for every node and pod (VPC CNI) at `maxCount` with each group's update surge; not with `vpcId`",
     )
     availability_zones: int = Field(2, ge=2, le=4, description="zones of the VPC the program creates; not with `vpcId`")
     # ...or an existing one (both keys, or neither).
@@ -256,6 +258,16 @@ class EksClusterSpec(ClusterSpec):
                 "endpointPublicAccessCidrs needs endpointPrivateAccess: true, or the nodes, which would reach the "
                 "API server from their egress address (the NAT gateway's, not known before deploy), cannot join",
             )
+        return self
+
+    @model_validator(mode="after")
+    def _private_subnet_size(self) -> EksClusterSpec:
+        """The private subnets the program derives from vpcCidr hold every node and pod
+        (config/capacity.py); an existing VPC's subnets are not known offline."""
+        if self.vpc_id is None:
+            short = eks_private_subnets(self.vpc_cidr, self.availability_zones, [self.system_pool, *self.node_pools])
+            if short is not None:
+                raise fail("vpc", short, at="vpcCidr")
         return self
 
     @property

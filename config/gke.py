@@ -13,7 +13,9 @@ from typing import Annotated, ClassVar, Literal
 from annotated_types import MinLen
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from config.capacity import gke_ranges
 from config.data import networks
+from config.data.subnets import GKE_SMALLEST_SERVICE_PREFIX
 from config.data.zones import GCP_PROJECT_RESTRICTED, GCP_ZONE_LETTERS
 from config.doc import shown_default
 from config.names import RULES as NAME_RULES
@@ -54,11 +56,16 @@ GKE_NODE_CIDR = "10.10.0.0/20"
 GKE_POD_CIDR = "10.12.0.0/14"
 GKE_SERVICE_CIDR = "10.16.0.0/20"
 RANGE = IPv4Cidr("10.0.0.0/16")
-SERVICE_RANGE = IPv4Cidr("10.0.0.0/16", largest=networks.LARGEST_SERVICE_PREFIX)
+SERVICE_RANGE = IPv4Cidr(
+    "10.16.0.0/20",
+    largest=networks.LARGEST_SERVICE_PREFIX,
+    smallest=(GKE_SMALLEST_SERVICE_PREFIX, "Service range GKE takes (config/data/subnets.py)"),
+)
 GKE_NETWORK_NAME = r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
 GKE_RANGE_RULE = (
-    "an IPv4 network not overlapping the other two: a range of the network the program creates; with an "
-    "existing `network` optional, only for the `peeredWith` check"
+    "an IPv4 network not overlapping the other two: a range of the network the program creates (nodes and pods: "
+    "room for every pool at `maxCount` and a surge node each, a /24 of pods per node); with an existing `network` "
+    "optional, only for the `peeredWith` check"
 )
 # An existing network or subnet by name or by path (projects/<p>/global/networks/<n>).
 GKE_NETWORK_REF = r"^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/(global|regions/[a-z0-9-]+)/(networks|subnetworks)/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
@@ -108,7 +115,9 @@ class GkeClusterSpec(ClusterSpec):
         None, description=GKE_RANGE_RULE, json_schema_extra=shown_default(f"`{GKE_POD_CIDR}`")
     )
     service_cidr: Annotated[str, SERVICE_RANGE] | None = Field(
-        None, description=GKE_RANGE_RULE, json_schema_extra=shown_default(f"`{GKE_SERVICE_CIDR}`")
+        None,
+        description=GKE_RANGE_RULE + f"; a /{GKE_SMALLEST_SERVICE_PREFIX} or larger",
+        json_schema_extra=shown_default(f"`{GKE_SERVICE_CIDR}`"),
     )
 
     @model_validator(mode="after")
@@ -133,6 +142,12 @@ class GkeClusterSpec(ClusterSpec):
                     "secondary ranges for pods and services (a VPC-native cluster)",
                     m=", ".join(missing),
                 )
+        if self.network is None:
+            # A network the program creates: its ranges must hold the pools (config/capacity.py).
+            ranges = self.ranges()
+            short = gke_ranges(ranges["nodeCidr"], ranges["podCidr"], [self.system_pool, *self.node_pools])
+            if short is not None:
+                raise fail("cidr", short[1], at=short[0])
         overlap = first_overlap(list(self.ranges().items()))
         if overlap:
             a, x, b, y = overlap
@@ -158,7 +173,9 @@ class GcpResource(ResourceSpec):
     provider: Literal["GCP"]
     project: str = Field(
         pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$",
-        description="the GCP project ID the cluster and bucket live in",
+        description="the GCP project ID the cluster and bucket live in (never containing "
+        + ", ".join(GCP_PROJECT_RESTRICTED)
+        + ", which Google refuses)",
     )
     storage: GcpStorage = Field(default_factory=GcpStorage)
     cluster: GkeClusterSpec = Field(default_factory=GkeClusterSpec, description=CLUSTER_RULE)

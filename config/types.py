@@ -174,6 +174,8 @@ class IPv4Cidr:
     example: str
     reserved: tuple[networks.Reserved, ...] = ()
     largest: int | None = None
+    # The smallest network taken, and whose rule it is (GKE's Service range: a /27).
+    smallest: tuple[int, str] | None = None
     # Sources allowed to reach something (API server ranges): only a range wholly inside one
     # that routes nowhere is refused; 0.0.0.0/0 or 128.0.0.0/1 mean "the internet".
     allow_list: bool = False
@@ -212,6 +214,15 @@ class IPv4Cidr:
                 "'{v}' is larger than a /{n}, the largest service range Kubernetes takes: use a /{n} or smaller",
                 v=network,
                 n=self.largest,
+            )
+        if self.smallest is not None and parsed.prefixlen > self.smallest[0]:
+            raise fail(
+                "cidr",
+                "'{v}' is smaller than a /{n}, the smallest {w}: use a /{n} or larger, e.g. {x}",
+                v=network,
+                n=self.smallest[0],
+                w=self.smallest[1],
+                x=self.example,
             )
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
