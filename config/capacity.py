@@ -52,10 +52,11 @@ def aks_node_subnet(subnet: str, pools: Sequence[Pool]) -> str | None:
 
 
 def eks_addresses_per_node(instance_type: str) -> int:
-    """VPC addresses a node takes at its most pods: its own and one per pod the VPC CNI can
-    place (1 for a type whose network interfaces are not listed: its node only)."""
+    """VPC addresses a node takes at its most pods: every address of the network interfaces
+    the VPC CNI attaches to reach them (the node's own, one per pod, and each further
+    interface's primary); 1 for a type whose interfaces are not listed (its node only)."""
     enis = EC2_ENIS.get(instance_type)
-    return 1 + enis[0] * (enis[1] - 1) if enis else 1
+    return enis[0] * enis[1] if enis else 1
 
 
 def eks_private_subnets(vpc_cidr: str, zones: int, pools: Sequence[Pool]) -> str | None:

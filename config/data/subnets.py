@@ -20,8 +20,9 @@ Pods.
 - EKS: the Amazon VPC CNI gives every pod a VPC address of the node's subnet. A node runs at
   most ENIs x (addresses per ENI - 1) + 2 pods (awslabs/amazon-eks-ami nodeadm/internal/kubelet/
   eni_max_pods.go, calculateStandardMaxPods, commit 81fec2e895854f599974fe4d3d72f61c0a9aaffa), two
-  of them on the host network (aws-node, kube-proxy); with its own address a full node takes
-  1 + ENIs x (addresses per ENI - 1). ENIs and addresses per ENI per instance type: that
+  of them on the host network (aws-node, kube-proxy); to run them the VPC CNI attaches every
+  ENI, so a full node takes ENIs x addresses per ENI of its subnet (its own address, one per
+  pod, and each further ENI's primary address). ENIs and addresses per ENI per instance type: that
   commit's nodeadm/internal/kubelet/instance-info.jsonl (line numbers below). p3 types are not
   in that file: their pools, like any type not listed (a pool with `shape`), are counted by
   their nodes only (docs/troubleshooting.md says so).

@@ -68,8 +68,8 @@ def test_an_existing_aks_subnet_is_not_sized_offline() -> None:
 
 @pytest.mark.parametrize(("prefix", "accepted"), [(16, True), (17, True), (18, False), (24, False)])
 def test_eks_private_subnets_hold_every_node_and_pod(prefix: int, accepted: bool) -> None:
-    # system m6i.xlarge 1 + 4 x 14 = 57 addresses, two m6i.4xlarge pools 1 + 8 x 29 = 233 each, every
-    # group maxCount + 4 surge (two zones): 7 x 57 + 2 x 14 x 233 = 6,923, 3,462 per zone; a /17's
+    # system m6i.xlarge 4 ENIs x 15 = 60 addresses, two m6i.4xlarge pools 8 x 30 = 240 each, every
+    # group maxCount + 4 surge (two zones): 7 x 60 + 2 x 14 x 240 = 7,140, 3,570 per zone; a /17's
     # private /20s hold 4,091, a /18's /21s 2,043.
     found = problems(1, {"vpcCidr": f"10.0.0.0/{prefix}"})
     if accepted:
@@ -78,17 +78,17 @@ def test_eks_private_subnets_hold_every_node_and_pod(prefix: int, accepted: bool
         assert found == [
             f"resources[1].cluster.vpcCidr (aws-usw2): 10.0.0.0/{prefix} gives each of its 2 private subnets (a "
             f"/{prefix + 3}) {2 ** (32 - prefix - 3) - 5} addresses (AWS keeps 5), but the node groups at maxCount "
-            "with their update surge take 6923 VPC addresses (the VPC CNI gives every node and pod one), 3462 per "
+            "with their update surge take 7140 VPC addresses (the VPC CNI gives every node and pod one), 3570 per "
             "zone: use a larger vpcCidr (a /17) or lower maxCount"
         ]
 
 
 def test_eks_counts_a_node_and_its_pods_by_its_network_interfaces() -> None:
     assert [eks_addresses_per_node(t) for t in ("m6i.xlarge", "m6i.4xlarge", "p4d.24xlarge", "p5.48xlarge")] == [
-        57,
-        233,
-        736,
-        99,
+        60,
+        240,
+        750,
+        100,
     ]
     assert eks_addresses_per_node("x2iedn.32xlarge") == 1  # not listed: the node only
 
