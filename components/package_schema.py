@@ -56,7 +56,7 @@ def _enum_type(values: tuple[str, ...], description: str) -> dict[str, Any]:
     return {"type": "string", "description": description, "enum": [{"value": value} for value in values]}
 
 
-def _mark_secrets(schema: dict[str, Any], prop: dict[str, Any], loc: tuple[Any, ...], seen: set[str]) -> None:
+def _mark_secrets(schema: dict[str, Any], prop: dict[str, Any], loc: tuple[Any, ...]) -> None:
     """Walk the inputs from `prop` at config location `loc`, marking each secret."""
     if holds_secret(loc) and "$ref" not in prop:
         prop["secret"] = True
@@ -66,14 +66,13 @@ def _mark_secrets(schema: dict[str, Any], prop: dict[str, Any], loc: tuple[Any, 
         name = ref.removeprefix(TYPES)
         typed = schema["types"][name]
         for key, child in typed.get("properties", {}).items():
-            _mark_secrets(schema, child, (*loc, key), seen)
+            _mark_secrets(schema, child, (*loc, key))
     elif prop.get("type") == "array":
-        _mark_secrets(schema, prop["items"], (*loc, 0), seen)
-    elif prop.get("type") == "object" and isinstance(prop.get("additionalProperties"), dict):
+        _mark_secrets(schema, prop["items"], (*loc, 0))
+    elif isinstance(prop.get("additionalProperties"), dict) and "$ref" in prop["additionalProperties"]:
         # A map of names (`secrets`: resource name -> its secrets); free-form values (chart
-        # values) have no named fields and stay as they are.
-        if ref == "" and "$ref" in prop["additionalProperties"]:
-            _mark_secrets(schema, prop["additionalProperties"], (*loc, "<name>"), seen)
+        # values) are walked too, and hold no named field to mark.
+        _mark_secrets(schema, prop["additionalProperties"], (*loc, "<name>"))
 
 
 def for_languages(schema: dict[str, Any], token: str) -> dict[str, Any]:
@@ -83,7 +82,7 @@ def for_languages(schema: dict[str, Any], token: str) -> dict[str, Any]:
     inputs = resource["inputProperties"]
     for key, loc in (("cloud", ("cloud",)), ("resources", ("resources",)), ("secrets", ("secrets",))):
         if key in inputs:
-            _mark_secrets(schema, inputs[key], loc, set())
+            _mark_secrets(schema, inputs[key], loc)
     for key in SECRET_OUTPUTS:
         resource["properties"][key]["secret"] = True
 
