@@ -20,7 +20,7 @@ class CloudConfig(TypedDict):
     location: str
     """the Azure region holding the ARM records (not where compute runs): a known Azure region, never case-converted; outside the regions where Anyscale on Azure is available (preview): a warning, not an error"""
 
-    resource_group: str
+    resource_group: pulumi.Input[str]
     """the Azure resource group, created by the program"""
 
     api_version: NotRequired[str]
@@ -255,10 +255,10 @@ class MaintenanceConfig(TypedDict):
 class SubnetIdsConfig(TypedDict):
     """Subnets of an existing VPC: nodes (and the API server's network interfaces) in `private`, internet-facing load balancers in `public`."""
 
-    public: NotRequired[Sequence[str]]
+    public: NotRequired[Sequence[pulumi.Input[str]]]
     """subnet IDs (`^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`) for internet-facing load balancers"""
 
-    private: Sequence[str]
+    private: Sequence[pulumi.Input[str]]
     """subnet IDs (`^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`) for the nodes and the API server: at least two, in two availability zones; no ID listed twice (or in both lists)"""
 
 
@@ -290,7 +290,7 @@ class ClusterConfig(TypedDict):
     disable_local_accounts: NotRequired[bool]
     """Azure only: `true`: Entra ID only (managed Entra integration with Azure RBAC); requires `adminGroupObjectIds`; the kubeconfig is a non-interactive kubelogin exec config. Default: `false`"""
 
-    admin_group_object_ids: NotRequired[Sequence[str]]
+    admin_group_object_ids: NotRequired[Sequence[pulumi.Input[str]]]
     """Azure only: object IDs (GUIDs) of the Entra ID groups whose members are cluster admins; required with `disableLocalAccounts: true`; with local accounts on, enables Entra ID for people while the program keeps the admin credential"""
 
     kubelogin_mode: NotRequired[str]
@@ -317,7 +317,7 @@ class ClusterConfig(TypedDict):
     availability_zones: NotRequired[int]
     """AWS only: zones of the VPC the program creates; not with `vpcId`. Default: `2`"""
 
-    vpc_id: NotRequired[str]
+    vpc_id: NotRequired[pulumi.Input[str]]
     """AWS only: an existing VPC, `^vpc-([0-9a-f]{8}|[0-9a-f]{17})$`; requires `subnetIds` ([EKS networking](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#eks-networking)). Default: none (a VPC is created)"""
 
     subnet_ids: NotRequired[SubnetIdsConfig]
@@ -338,13 +338,13 @@ class ClusterConfig(TypedDict):
     release_channel: NotRequired[str]
     """GCP only: `EXTENDED` keeps a minor after its standard support ends (GKE extended support) (one of `RAPID`, `REGULAR`, `STABLE`, `EXTENDED`). Default: `REGULAR`"""
 
-    subnetwork: NotRequired[str]
+    subnetwork: NotRequired[pulumi.Input[str]]
     """GCP only: the existing subnet in the resource's region; only with `network`"""
 
-    pods_range_name: NotRequired[str]
+    pods_range_name: NotRequired[pulumi.Input[str]]
     """GCP only: its secondary range for pods; only with `network`"""
 
-    services_range_name: NotRequired[str]
+    services_range_name: NotRequired[pulumi.Input[str]]
     """GCP only: its secondary range for services; only with `network`"""
 
     node_cidr: NotRequired[str]
@@ -381,7 +381,7 @@ class CloudResourceConfig(TypedDict):
     cluster: NotRequired[ClusterConfig]
     """Azure, AWS, GCP only: the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"""
 
-    project: NotRequired[str]
+    project: NotRequired[pulumi.Input[str]]
     """GCP only: the GCP project ID the cluster and bucket live in"""
 
     enable_apis: NotRequired[bool]

@@ -11,7 +11,7 @@ import re
 from typing import Annotated, ClassVar, Literal
 
 from annotated_types import MinLen
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, StringConstraints, ValidationError, model_validator
 
 from config.data import networks
 from config.doc import shown_default
@@ -30,7 +30,7 @@ from config.pools import (
 )
 from config.resources import CLUSTER_RULE, ResourceSpec
 from config.storage import GcpStorage
-from config.types import IPv4Cidr, Unique, detail, fail, first_overlap
+from config.types import Deferrable, IPv4Cidr, Unique, detail, fail, first_overlap
 
 
 class GkeNodePool(NodePoolSpec):
@@ -89,14 +89,14 @@ class GkeClusterSpec(ClusterSpec):
         "firewall rule ([GKE networking](what-it-creates.md#gke-networking))",
         json_schema_extra=shown_default("created"),
     )
-    subnetwork: str | None = Field(
-        None, pattern=GKE_NETWORK_REF, description="the existing subnet in the resource's region; only with `network`"
+    subnetwork: Deferrable[Annotated[str, StringConstraints(pattern=GKE_NETWORK_REF)]] | None = Field(
+        None, description="the existing subnet in the resource's region; only with `network`"
     )
-    pods_range_name: str | None = Field(
-        None, pattern=GKE_NETWORK_NAME, description="its secondary range for pods; only with `network`"
+    pods_range_name: Deferrable[Annotated[str, StringConstraints(pattern=GKE_NETWORK_NAME)]] | None = Field(
+        None, description="its secondary range for pods; only with `network`"
     )
-    services_range_name: str | None = Field(
-        None, pattern=GKE_NETWORK_NAME, description="its secondary range for services; only with `network`"
+    services_range_name: Deferrable[Annotated[str, StringConstraints(pattern=GKE_NETWORK_NAME)]] | None = Field(
+        None, description="its secondary range for services; only with `network`"
     )
     # The ranges of a created network (left out: the GKE_* defaults, config/load.py); with an
     # existing one, optional: only for the peering check (`peeredWith`).
@@ -155,8 +155,9 @@ class GkeClusterSpec(ClusterSpec):
 class GcpResource(ResourceSpec):
     provider_name: ClassVar[str] = "GCP"
     provider: Literal["GCP"]
-    project: str = Field(
-        pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$",
+    # Only the project's ID, which may be another resource's output (a project the consumer
+    # creates); the names the program builds in it derive from the resource's name.
+    project: Deferrable[Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$")]] = Field(
         description="the GCP project ID the cluster and bucket live in",
     )
     storage: GcpStorage = Field(default_factory=GcpStorage)

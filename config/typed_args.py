@@ -29,7 +29,7 @@ from pydantic.alias_generators import to_camel, to_snake
 
 from config.reference import shown
 from config.schema import NAMESPACE, schema
-from config.types import SECRET_JSON_SCHEMA
+from config.types import INPUT_MARK, SECRET_JSON_SCHEMA
 
 DEFAULT_FILE = "components/args.py"
 COMMAND = "make generate"
@@ -150,6 +150,9 @@ class Generator:
         return None
 
     def kind(self, owner: str, key: str, shape: dict[str, Any]) -> str:
+        if shape.get(INPUT_MARK):
+            # A value that only flows into a resource property (config.types.Deferrable).
+            return f"pulumi.Input[{self.kind(owner, key, {k: v for k, v in shape.items() if k != INPUT_MARK})}]"
         if "enum" in shape or "const" in shape:
             return "str"
         kind = shape.get("type")
@@ -373,13 +376,13 @@ def docstring(text: str) -> str:
 
 
 def render() -> str:
-    return Generator(schema()).run()
+    return Generator(schema(marks=True)).run()
 
 
 def closed_sets() -> dict[tuple[str, str], tuple[str, ...]]:
     """(TypedDict, schema key) -> the values of each closed-set field, from the same models
     as components/args.py (the package's enum types)."""
-    generator = Generator(schema())
+    generator = Generator(schema(marks=True))
     generator.run()
     return {
         (typed.name, to_camel(item.name)): item.choices

@@ -161,8 +161,9 @@ def test_an_output_anywhere_else_is_refused_with_its_path() -> None:
     assert lines[1] == (
         "resources[1].region: is a Pulumi Output: only secrets may be (kubeconfig, cliToken, the "
         "storage.credentials keys, a value under addons.anyscaleOperator.values, a secret under "
-        "secrets.<name>); this value decides which resources are declared and is checked before any is, "
-        "so pass it as a plain value"
+        "secrets.<name>), and the values that only reach a resource property (those the schema marks as "
+        "Inputs); this value decides which resources are declared and is checked before any is, so pass it "
+        "as a plain value"
     )
 
 

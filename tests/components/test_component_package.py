@@ -100,16 +100,27 @@ def test_the_inputs_are_the_stack_config(schema: dict[str, Any]) -> None:
     assert cloud["properties"]["resourceGroup"]["description"] == "the Azure resource group, created by the program"
 
 
-def test_only_secrets_take_outputs(schema: dict[str, Any]) -> None:
-    """The structure is plain (it decides the resources); a secret may be an Output."""
+def test_secrets_and_property_values_take_outputs(schema: dict[str, Any]) -> None:
+    """The structure is plain (it decides the resources); a secret, and a value that only
+    reaches a resource property, may be an Output."""
     resource = type_of(schema, "CloudResourceConfig")["properties"]
-    for key in ("kubeconfig", "cliToken"):
+    for key in ("kubeconfig", "cliToken", "project"):
         assert "plain" not in resource[key], key
         assert resource[key]["type"] == "string"
     credentials = type_of(schema, "CredentialsConfig")["properties"]
     assert "plain" not in credentials["accessKeyId"] and "plain" not in credentials["secretAccessKey"]
-    for key in ("name", "provider", "region", "project"):
+    for key in ("name", "provider", "region", "enableApis", "cluster", "storage"):
         assert resource[key]["plain"] is True, key
+    cluster = type_of(schema, "ClusterConfig")["properties"]
+    inputs = sorted(key for key, prop in cluster.items() if not prop.get("plain"))
+    assert inputs == ["podsRangeName", "servicesRangeName", "subnetwork", "vpcId"]
+    # A list of IDs: the list is plain (its length is known), each ID may be an Output.
+    for owner, key in (("ClusterConfig", "adminGroupObjectIds"), ("SubnetIdsConfig", "private")):
+        prop = type_of(schema, owner)["properties"][key]
+        assert prop["plain"] is True and "plain" not in prop["items"], key
+    assert "plain" not in type_of(schema, "CloudConfig")["properties"]["resourceGroup"]
+    for key in ("name", "location", "protect", "registrySku", "tags"):
+        assert type_of(schema, "CloudConfig")["properties"][key]["plain"] is True, key
     assert sorted(type_of(schema, "CloudResourceConfig")["required"]) == ["name", "provider", "region"]
 
 
