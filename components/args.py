@@ -144,7 +144,7 @@ class CredentialsConfig(TypedDict):
 
 
 class StorageConfig(TypedDict):
-    bucket: NotRequired[str]
+    bucket: NotRequired[pulumi.Input[str]]
     """Azure: an existing bucket to use instead of creating one (unset: the program creates it): Azure `abfss://<container>@<account>.dfs.core.windows.net or azure://<container>`; AWS `s3://<bucket>`; GCP `gs://<bucket>`; never a sub-path (`s3://b/prefix` is rejected). Default: created; Generic: the existing bucket: any `<scheme>://<bucket>`, never a sub-path (the program creates no bucket for a Generic cluster)"""
 
     endpoint: NotRequired[str]

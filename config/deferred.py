@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic.alias_generators import to_camel
 
 from config.load import Problem, SpecError, _message, config_path
 from config.raw import raw_problems
@@ -26,6 +27,14 @@ from config.stack import StackSpec
 from config.types import INPUT_MARK, Deferred
 
 ANY = "*"  # a list index or a map key in a path of input_paths()
+
+
+def _is_key(part: Any) -> bool:
+    return isinstance(part, int) or (isinstance(part, str) and part.isidentifier())
+
+
+def _key(part: Any) -> Any:
+    return to_camel(part) if isinstance(part, str) else part
 
 
 @functools.cache
@@ -133,11 +142,11 @@ def check_known(field: DeferredField, known: list[Any]) -> list[Any]:
             for item in error.errors(include_url=False):
                 # A field's own error is at the field (and item); a model rule's at the model,
                 # or at the field it names (ctx "at"), as load_spec reports them.
-                on_field = item["loc"][:1] in ((field.name,), (field.alias,))
-                rest = [part for part in item["loc"][1:] if isinstance(part, int)]
-                where = [*field.loc, field.alias, *rest] if on_field else list(field.loc)
+                # Its keys as the config spells them; pydantic's tags of a validator
+                # (`function-wrap[...]`) are no keys.
+                where = [*field.loc, *(_key(part) for part in item["loc"] if _is_key(part))]
                 at = (item.get("ctx") or {}).get("at")
-                if not on_field and isinstance(at, str):
+                if len(where) == len(field.loc) and isinstance(at, str):
                     where.extend(at.split("."))
                 problems.append(Problem(config_path(where), field.resource, _message(item)))
     if problems:

@@ -42,6 +42,7 @@ def test_the_composable_inputs_are_the_values_that_only_reach_a_property() -> No
         ("resources", "*", "cluster", "subnetwork"),
         ("resources", "*", "cluster", "vpcId"),
         ("resources", "*", "project"),
+        ("resources", "*", "storage", "bucket"),
     ]
     assert takes_output(("resources", 3, "cluster", "subnetIds", "private", 1))
     # Names that build other names, and keys that decide resources, do not.
@@ -215,6 +216,7 @@ REACHES = {
     "resources[2].cluster.subnetwork": [("gke-gke", ("subnetwork",))],
     "resources[2].cluster.podsRangeName": [("gke-gke", ("ipAllocationPolicy", "clusterSecondaryRangeName"))],
     "resources[2].cluster.servicesRangeName": [("gke-gke", ("ipAllocationPolicy", "servicesSecondaryRangeName"))],
+    "resources[2].storage.bucket": [("gke-registration", ("properties", "cloudStorageBucketName"))],
 }
 
 
@@ -244,6 +246,10 @@ def test_each_output_reaches_its_resource_property(composed: Plan) -> None:
     assert composed.named("gke-gke")["inputs"]["workloadIdentityConfig"]["workloadPool"] == (
         "ml-platform-composed.svc.id.goog"
     )
+    # The bucket's grant takes its name, without the scheme.
+    grant = composed.named("gke-operator-storage-bucket")
+    assert grant["inputs"]["bucket"] == "ml-data-composed"
+    assert source(composed, "resources[2].storage.bucket") in grant["dependsOn"]
     assert composed.named("gke-operator-workload-identity")["inputs"]["member"] == (
         "serviceAccount:ml-platform-composed.svc.id.goog[anyscale-operator/anyscale-operator]"
     )
@@ -254,3 +260,17 @@ def test_a_vpc_id_reaches_the_aws_resources_outputs(composed: Plan) -> None:
     outputs = [out for urn, out in composed.component_outputs.items() if urn.endswith("EksTarget::eks")]
     assert [out["vpc_id"] for out in outputs] == ["vpc-0a1b2c3d4e5f67890"]
     assert composed.outputs == {"resourceGroupName": "rg-composed"}
+
+
+def test_an_azure_bucket_known_later_is_checked_against_its_endpoint() -> None:
+    """The endpoint's rule that reads the bucket runs again once the bucket is known."""
+    storage = {"bucket": "abfss://data@mlstore.dfs.core.windows.net", "endpoint": "https://other.blob.core.windows.net"}
+    resource = {**AZURE, "storage": storage}
+    with pytest.raises(SpecError) as at_load:
+        load_spec(CLOUD, [resource], today=TODAY_DATE, deploying=True)
+    config = with_output({"cloud": CLOUD, "resources": [resource]}, ("resources", 0, "storage", "bucket"))
+    field = field_at(spec_of(config), "resources.0.storage.bucket")
+    with pytest.raises(SpecError) as when_known:
+        check_known(field, [storage["bucket"]])
+    assert [str(p) for p in when_known.value.problems] == [str(p) for p in at_load.value.problems]
+    assert [p.path for p in at_load.value.problems] == ["resources[0].storage.endpoint"]
