@@ -1,8 +1,9 @@
 """Generated from config/ by `make generate`: do not edit.
 
 The typed arguments of `AnyscaleCloud` (components/cloud.py): the stack config's shape as
-TypedDicts. Plain values, except the secrets, which may be Pulumi Outputs. The docstring
-under each key is its description in the component package's schema.
+TypedDicts. Plain values, except the secrets and the values that only reach a resource
+property (`pulumi.Input[...]`), which may be Pulumi Outputs. The docstring under each key is
+its description in the component package's schema.
 """
 
 from collections.abc import Mapping, Sequence

@@ -39,7 +39,9 @@ LANGUAGE: dict[str, dict[str, Any]] = {
         "respectSchemaVersion": True,
     },
     "csharp": {"rootNamespace": "AnyscaleCloud", "respectSchemaVersion": True},
-    "java": {"basePackage": "io.github.anyscale", "respectSchemaVersion": True},
+    # Java's codegen has no `respectSchemaVersion` (the metaschema's javaLanguageSpec), which
+    # the SDK's default block sets for every language.
+    "java": {"basePackage": "io.github.anyscale"},
 }
 
 

@@ -13,9 +13,11 @@ by provider, such as `cluster`, becomes one TypedDict with every provider's keys
 spec decides at construction which keys a provider takes, with the same messages as
 `preflight validate`.
 
-Every field is a plain value except the secrets (config/secrets.py), which may be Pulumi
-Outputs: the structure decides which resources are declared and is checked by the spec
-before any is, so it must be known when the program runs; a secret is only passed through.
+Every field is a plain value except the secrets (config/secrets.py) and the values that only
+reach a resource property (the spec's `Deferrable` fields, marked in its JSON Schema), which
+are `pulumi.Input[...]`: the structure decides which resources are declared and is checked by
+the spec before any is, so it must be known when the program runs; a secret is only passed
+through, and a Deferrable value is checked once known (config/deferred.py).
 """
 
 from __future__ import annotations
@@ -248,8 +250,9 @@ class Generator:
 HEADER = f'''"""Generated from config/ by `{COMMAND}`: do not edit.
 
 The typed arguments of `AnyscaleCloud` (components/cloud.py): the stack config's shape as
-TypedDicts. Plain values, except the secrets, which may be Pulumi Outputs. The docstring
-under each key is its description in the component package's schema.
+TypedDicts. Plain values, except the secrets and the values that only reach a resource
+property (`pulumi.Input[...]`), which may be Pulumi Outputs. The docstring under each key is
+its description in the component package's schema.
 """
 
 from collections.abc import Mapping, Sequence

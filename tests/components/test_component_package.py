@@ -447,3 +447,14 @@ def test_each_language_has_the_packages_own_name(schema: dict[str, Any]) -> None
     assert language["csharp"]["rootNamespace"] == "AnyscaleCloud"
     assert language["java"]["basePackage"] == "io.github.anyscale"
     assert "pulumi" not in json.dumps(language).lower()
+    # Each block is what Pulumi's codegen reads for that language (the metaschema's own
+    # definitions, which its top level does not apply to `language`).
+    import jsonschema
+
+    definitions = metaschema()
+    for name in ("nodejs", "python", "go", "csharp", "java"):
+        spec = {"$ref": f"#/$defs/{name}LanguageSpec", "$defs": definitions["$defs"]}
+        problems = [e.message for e in jsonschema.Draft202012Validator(spec).iter_errors(language[name])]
+        assert problems == [], name
+        known = definitions["$defs"][f"{name}LanguageSpec"]["properties"]
+        assert set(language[name]) <= set(known), name
