@@ -1,6 +1,7 @@
 """AnyscaleCloud's typed arguments: generated from the spec (a stale copy fails), converted to
 and from the stack config key by key, validated by the spec with the same messages, and
-Outputs taken at the places that hold secrets only."""
+Outputs taken at the places that hold secrets (the values that only reach a resource property
+take them too: tests/components/test_composed_inputs.py), refused elsewhere."""
 
 from __future__ import annotations
 
