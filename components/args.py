@@ -1,8 +1,9 @@
 """Generated from config/ by `make generate`: do not edit.
 
 The typed arguments of `AnyscaleCloud` (components/cloud.py): the stack config's shape as
-TypedDicts. Plain values, except the secrets, which may be Pulumi Outputs. The docstring
-under each key is its description in the component package's schema.
+TypedDicts. Plain values, except the secrets and the values that only reach a resource
+property (`pulumi.Input[...]`), which may be Pulumi Outputs. The docstring under each key is
+its description in the component package's schema.
 """
 
 from collections.abc import Mapping, Sequence
@@ -18,9 +19,9 @@ class CloudConfig(TypedDict):
     """`^[a-zA-Z0-9_-]+$`, at most 256 characters: the ARM name of the cloud"""
 
     location: str
-    """the Azure region holding the ARM records (not where compute runs): a known Azure region (config/data/regions.py), never case-converted; outside the regions where Anyscale on Azure is available (preview; config/data/azure_availability.py): a warning, not an error"""
+    """the Azure region holding the ARM records (not where compute runs): a known Azure region, never case-converted; outside the regions where Anyscale on Azure is available (preview): a warning, not an error"""
 
-    resource_group: str
+    resource_group: pulumi.Input[str]
     """the Azure resource group, created by the program"""
 
     api_version: NotRequired[str]
@@ -71,7 +72,7 @@ class KubeRayConfig(TypedDict):
     """the KubeRay operator chart, one exact version. Default: `1.7.0`"""
 
     batch_scheduler: NotRequired[str]
-    """`yunikorn` needs KubeRay >= 1.2.2, `scheduler-plugins` needs KubeRay >= 1.4.0, `kai` needs KubeRay >= 1.5.0; `scheduler-plugins` needs a Kubernetes minor it has a chart for (config/data/kuberay.py); `kai` and `scheduler-plugins` not with `smokeTest` (one of `none`, `volcano`, `yunikorn`, `kueue`, `scheduler-plugins`, `kai`). Default: `none`"""
+    """`yunikorn` needs KubeRay >= 1.2.2, `scheduler-plugins` needs KubeRay >= 1.4.0, `kai` needs KubeRay >= 1.5.0; `scheduler-plugins` needs a Kubernetes minor it has a chart for; `kai` and `scheduler-plugins` not with `smokeTest` (one of `none`, `volcano`, `yunikorn`, `kueue`, `scheduler-plugins`, `kai`). Default: `none`"""
 
     feature_gates: NotRequired[Mapping[str, bool]]
     """KubeRay operator feature gates by name, e.g. `{RayCronJob: true}`: each one of the chart's own list at `version` (chart `1.6.2` or `1.7.0`); the others keep the chart's defaults"""
@@ -103,7 +104,7 @@ class AnyscaleOperatorConfig(TypedDict):
     """one exact chart version (no range, `*` or `latest`). Default: `1.8.0`"""
 
     values: NotRequired[Mapping[str, Any]]
-    """extra operator chart values, nested; keys checked against the chart's (policy/rules/chart_keys.py, chart 1.8.0), the program's own refused, `{secure: ...}` allowed ([In every cluster](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#in-every-cluster))"""
+    """extra operator chart values, nested; keys checked against the chart's (chart 1.8.0), the program's own refused, `{secure: ...}` allowed ([In every cluster](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#in-every-cluster))"""
 
 
 class NvidiaDevicePluginConfig(TypedDict):
@@ -144,14 +145,14 @@ class CredentialsConfig(TypedDict):
 
 
 class StorageConfig(TypedDict):
-    bucket: NotRequired[str]
+    bucket: NotRequired[pulumi.Input[str]]
     """Azure: an existing bucket to use instead of creating one (unset: the program creates it): Azure `abfss://<container>@<account>.dfs.core.windows.net or azure://<container>`; AWS `s3://<bucket>`; GCP `gs://<bucket>`; never a sub-path (`s3://b/prefix` is rejected). Default: created; Generic: the existing bucket: any `<scheme>://<bucket>`, never a sub-path (the program creates no bucket for a Generic cluster)"""
 
     endpoint: NotRequired[str]
     """a bare `https://<host>` origin: no path, no trailing slash (a trailing slash silently breaks log delivery); unset: sent empty. **Required** with an existing Azure bucket (its blob endpoint `https://<account>.blob.core.windows.net`); elsewhere only for S3-compatible storage at a custom endpoint. Only with `storage.bucket`: for a bucket the program creates it sets the endpoint itself, and an `endpoint` alone is an error"""
 
     region: NotRequired[str]
-    """where the bucket lives; same rules as `region`. Azure: outside the regions where Anyscale on Azure is available (preview; config/data/azure_availability.py): a warning, not an error. Default: `region`"""
+    """where the bucket lives; same rules as `region`. Azure: outside the regions where Anyscale on Azure is available (preview): a warning, not an error. Default: `region`"""
 
     retain_on_delete: NotRequired[bool]
     """keep the bucket when it is removed from the stack (it holds logs and workspace snapshots). On Azure the storage account lives in `cloud.resourceGroup`, so that group is then kept too. Default: `true`"""
@@ -183,7 +184,7 @@ class GpuConfig(TypedDict):
 
 
 class ShapeConfig(TypedDict):
-    """A node's capacity as the cloud sells it, for instance types not in config/data/instance_types.py. The operator's instance type is sized from it."""
+    """A node's capacity as the cloud sells it, for instance types not in the program's instance-type table. The operator's instance type is sized from it."""
 
     cpu: int
     """vCPUs"""
@@ -196,13 +197,13 @@ class ShapeConfig(TypedDict):
 
 
 class NodePoolConfig(TypedDict):
-    """A worker pool. Tainted per platform.md 7 so that only Anyscale workloads land on it."""
+    """A worker pool. Tainted so that only Anyscale workloads land on it."""
 
     name: str
     """Azure: `^[a-z][a-z0-9]{0,11}$`: at most 12 characters, lowercase letters and digits, starting with a letter; unique within the cluster, not `system` (the system pool's name); AWS: unique within the cluster, not `system` (the system pool's name); GCP: 1-40 lowercase letters, digits and '-', starting with a letter, not ending with '-'; unique within the cluster, not `system` (the system pool's name)"""
 
     instance_type: str
-    """a type listed in config/data/instance_types.py for the provider (29 Azure, 45 AWS, 43 GCP), or any with `shape`"""
+    """a type in the program's instance-type table for the provider (29 Azure, 45 AWS, 43 GCP), or any with `shape`"""
 
     min_count: NotRequired[int]
     """at most `maxCount`. Default: `0`"""
@@ -217,7 +218,7 @@ class NodePoolConfig(TypedDict):
     """`{type, count}`: required on a GPU instance type, and must match what it carries"""
 
     shape: NotRequired[ShapeConfig]
-    """the node's size as sold, for an instance type not in config/data/instance_types.py; the operator's instance type is sized from it. Default: from the table"""
+    """the node's size as sold, for an instance type not in the program's instance-type table; the operator's instance type is sized from it. Default: from the table"""
 
     disk_size_gb: NotRequired[int]
     """root disk in GiB: EKS `disk_size`, GKE `pd-ssd` `disk_size_gb`, AKS `osDiskSizeGB` (at most 2048 on AKS). Default: AWS `500`; GCP `500`; Azure: the platform's"""
@@ -255,10 +256,10 @@ class MaintenanceConfig(TypedDict):
 class SubnetIdsConfig(TypedDict):
     """Subnets of an existing VPC: nodes (and the API server's network interfaces) in `private`, internet-facing load balancers in `public`."""
 
-    public: NotRequired[Sequence[str]]
+    public: NotRequired[Sequence[pulumi.Input[str]]]
     """subnet IDs (`^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`) for internet-facing load balancers"""
 
-    private: Sequence[str]
+    private: Sequence[pulumi.Input[str]]
     """subnet IDs (`^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`) for the nodes and the API server: at least two, in two availability zones; no ID listed twice (or in both lists)"""
 
 
@@ -279,7 +280,7 @@ class ClusterConfig(TypedDict):
     """Without `network`, the program creates a VPC, a subnet (nodes) with secondary ranges (pods, services) and a firewall rule; with it, the cluster joins that subnet."""
 
     kubernetes_version: NotRequired[str]
-    """Azure: a minor the provider creates on the day of the check (config/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); Azure: or a patch of it AKS offers in the region (not checked before deploy: an advisory says so). Default: `1.36`; AWS: a minor the provider creates on the day of the check (config/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release (1.32, 1.33, 1.34, 1.35, 1.36, config/data/versions.py). Default: `1.36`; GCP: a minor the provider creates on the day of the check (config/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it GKE offers is not checked before deploy (an advisory says so). Default: `1.35`"""
+    """Azure: a minor the provider creates on the day of the check (a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); Azure: or a patch of it AKS offers in the region (not checked before deploy: an advisory says so). Default: `1.36`; AWS: a minor the provider creates on the day of the check (a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release (1.32, 1.33, 1.34, 1.35, 1.36). Default: `1.36`; GCP: a minor the provider creates on the day of the check (a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it GKE offers is not checked before deploy (an advisory says so). Default: `1.35`"""
 
     system_pool: NotRequired[SystemPoolConfig]
     """the system pool (autoscaling); given only the counts, it keeps the provider's instance type: Azure `Standard_D4s_v5`; AWS `m6i.xlarge`; GCP `e2-standard-4`. A new `instanceType` is not applied on AKS and replaces the EKS node group, deleting it first (see [Edit node pools](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#edit-node-pools))"""
@@ -290,7 +291,7 @@ class ClusterConfig(TypedDict):
     disable_local_accounts: NotRequired[bool]
     """Azure only: `true`: Entra ID only (managed Entra integration with Azure RBAC); requires `adminGroupObjectIds`; the kubeconfig is a non-interactive kubelogin exec config. Default: `false`"""
 
-    admin_group_object_ids: NotRequired[Sequence[str]]
+    admin_group_object_ids: NotRequired[Sequence[pulumi.Input[str]]]
     """Azure only: object IDs (GUIDs) of the Entra ID groups whose members are cluster admins; required with `disableLocalAccounts: true`; with local accounts on, enables Entra ID for people while the program keeps the admin credential"""
 
     kubelogin_mode: NotRequired[str]
@@ -317,7 +318,7 @@ class ClusterConfig(TypedDict):
     availability_zones: NotRequired[int]
     """AWS only: zones of the VPC the program creates; not with `vpcId`. Default: `2`"""
 
-    vpc_id: NotRequired[str]
+    vpc_id: NotRequired[pulumi.Input[str]]
     """AWS only: an existing VPC, `^vpc-([0-9a-f]{8}|[0-9a-f]{17})$`; requires `subnetIds` ([EKS networking](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#eks-networking)). Default: none (a VPC is created)"""
 
     subnet_ids: NotRequired[SubnetIdsConfig]
@@ -338,13 +339,13 @@ class ClusterConfig(TypedDict):
     release_channel: NotRequired[str]
     """GCP only: `EXTENDED` keeps a minor after its standard support ends (GKE extended support) (one of `RAPID`, `REGULAR`, `STABLE`, `EXTENDED`). Default: `REGULAR`"""
 
-    subnetwork: NotRequired[str]
+    subnetwork: NotRequired[pulumi.Input[str]]
     """GCP only: the existing subnet in the resource's region; only with `network`"""
 
-    pods_range_name: NotRequired[str]
+    pods_range_name: NotRequired[pulumi.Input[str]]
     """GCP only: its secondary range for pods; only with `network`"""
 
-    services_range_name: NotRequired[str]
+    services_range_name: NotRequired[pulumi.Input[str]]
     """GCP only: its secondary range for services; only with `network`"""
 
     node_cidr: NotRequired[str]
@@ -367,7 +368,7 @@ class CloudResourceConfig(TypedDict):
     """one of `Azure`, `AWS`, `GCP`, `Generic`"""
 
     region: str
-    """`^[a-z0-9]+(-[a-z0-9]+)*$`, at most 35 characters, never case-converted; Azure, AWS, GCP: a known region of the provider (config/data/regions.py); Generic: a free-form routing label. Azure: outside the regions where Anyscale on Azure is available (preview; config/data/azure_availability.py): a warning, not an error"""
+    """`^[a-z0-9]+(-[a-z0-9]+)*$`, at most 35 characters, never case-converted; Azure, AWS, GCP: a known region of the provider; Generic: a free-form routing label. Azure: outside the regions where Anyscale on Azure is available (preview): a warning, not an error"""
 
     addons: NotRequired[AddonsConfig]
     """Pinned versions of what runs inside every cluster."""
@@ -381,14 +382,14 @@ class CloudResourceConfig(TypedDict):
     cluster: NotRequired[ClusterConfig]
     """Azure, AWS, GCP only: the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"""
 
-    project: NotRequired[str]
+    project: NotRequired[pulumi.Input[str]]
     """GCP only: the GCP project ID the cluster and bucket live in (never containing google, null, undefined, ssl, which Google refuses)"""
 
     enable_apis: NotRequired[bool]
     """GCP only: enable the project APIs the resource uses (never disabled on destroy); `false`: they must be enabled already. Default: `false`"""
 
     kubeconfig: NotRequired[pulumi.Input[str]]
-    """Generic only: a Pulumi secret: `pulumi config set --secret --path 'anyscale-cloud:resources[3].kubeconfig' "$(cat kubeconfig)"`"""
+    """Generic only: a Pulumi secret"""
 
     cli_token: NotRequired[pulumi.Input[str]]
     """Generic only: a Pulumi secret: the Anyscale CLI token the operator authenticates with"""

@@ -14,7 +14,7 @@ from pulumi_azure_native import Provider as AzureProvider
 from pulumi_azure_native import containerregistry, resources
 
 from components.args import AnyscaleCloudArgs
-from components.cloud_args import to_config
+from components.cloud_args import check_deferred, known, to_config
 from components.cloud_resource import CloudResource
 from components.registration import CloudRecord
 from components.target import CloudContext, Target
@@ -77,6 +77,8 @@ def validated(args: AnyscaleCloudArgs) -> StackSpec:
         raise pulumi.RunError(str(error)) from None
     except SpecError as error:
         raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None
+    # The values given as Outputs get their fields' rules when they are known.
+    check_deferred(spec)
     # Advisories (a minor in paid extended support or near its end, an Azure region outside
     # the preview's list) warn; they never stop a deployment.
     for advisory in advisories(spec, day, deploying=True):
@@ -149,7 +151,7 @@ class AnyscaleCloud(pulumi.ComponentResource):
 
         group = resources.ResourceGroup(
             f"{cloud.name}-rg",
-            resource_group_name=cloud.resource_group,
+            resource_group_name=known(cloud.resource_group),
             location=cloud.location,
             tags=cloud.tags,
             # Deleting a group deletes everything in it, retained or not (platform.md

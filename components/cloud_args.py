@@ -1,5 +1,15 @@
 """Between `AnyscaleCloudArgs` (components/args.py, snake_case keys) and the stack config
-(camelCase keys), which the spec reads; and the one place a Pulumi Output may be in it.
+(camelCase keys), which the spec reads; and the one place a Pulumi Output is taken or refused.
+
+An Output is taken in two kinds of places, both typed `pulumi.Input[...]` in the typed
+arguments: a secret (turned into a `Secret`, passed through secret end to end), and a value
+that only flows into a resource property, a field the spec types `Deferrable[...]` (a
+resource group's name, subnet and VPC IDs, Entra group object IDs, a GCP project ID...),
+turned into a `Deferred`: the spec validates everything else before any resource is
+declared, and `check_deferred` gives each such value the field's own rules once it is known
+(a broken one fails the deployment with the spec's message, no traceback). Anywhere else an
+Output is refused, naming its path: those values decide which resources exist and what they
+are named.
 
 The keys are converted field by field, following the TypedDicts' own annotations: a map
 of names (tags, labels, chart values) keeps its keys. A key that is not a field is passed
@@ -14,7 +24,9 @@ spec through `to_config`.
 """
 
 import collections.abc
+import functools
 import inspect
+import operator
 import types
 import typing
 from typing import Any, NotRequired, Required, get_args, get_origin
@@ -22,14 +34,17 @@ from typing import Any, NotRequired, Required, get_args, get_origin
 import pulumi
 
 from components.args import AnyscaleCloudArgs
-from config import Problem, Secret, SpecError
+from config import Problem, Secret, SpecError, StackSpec
+from config.deferred import DeferredField, check_known, deferred_fields, takes_output
 from config.load import config_path
 from config.raw import OPERATOR_VALUES
 from config.secrets import SECRET_PATHS
+from config.types import Deferrable, Deferred
 
 OUTPUTS_TAKEN = (
     "only secrets may be (kubeconfig, cliToken, the storage.credentials keys, a value under "
-    "addons.anyscaleOperator.values, a secret under secrets.<name>)"
+    "addons.anyscaleOperator.values, a secret under secrets.<name>), and the values that only "
+    "reach a resource property (those the schema marks as Inputs)"
 )
 
 
@@ -236,6 +251,10 @@ def _hold_secrets(value: Any, loc: tuple[Any, ...], problems: list[Problem]) -> 
             # Passed through to the resources that use it, secret end to end; the spec sees
             # that it is given, and its content is the engine's.
             return Secret(value)
+        if takes_output(loc):
+            # Only flows into a resource property: the spec checks the rest now, this value
+            # when it is known (check_deferred).
+            return Deferred(value)
         problems.append(
             Problem(
                 config_path(list(loc)),
@@ -250,3 +269,32 @@ def _hold_secrets(value: Any, loc: tuple[Any, ...], problems: list[Problem]) -> 
     if isinstance(value, list):
         return [_hold_secrets(child, (*loc, index), problems) for index, child in enumerate(value)]
     return value
+
+
+def known(value: Deferrable[str]) -> pulumi.Input[str]:
+    """A `Deferrable` value as a resource takes it: the value, or its Output checked when
+    known (`check_deferred`)."""
+    return typing.cast(pulumi.Input[str], value.checked) if isinstance(value, Deferred) else value
+
+
+def known_all(values: list[Deferrable[str]]) -> list[pulumi.Input[str]]:
+    return [known(value) for value in values]
+
+
+def check_deferred(spec: StackSpec) -> None:
+    """Give each value of `spec` known only at deploy time the rules of its field, applied
+    when the engine resolves it: the resources take `Deferred.checked`, which fails with the
+    spec's message (a RunError: the engine shows it without a traceback) when a rule breaks.
+    The values of one field are checked together (two subnet IDs against each other)."""
+    for field in deferred_fields(spec):
+        values = [pulumi.Output.from_input(deferred.value) for _, deferred in field.deferred]
+        checked = pulumi.Output.all(*values).apply(functools.partial(_checked, field))
+        for position, (_, deferred) in enumerate(field.deferred):
+            deferred.checked = checked.apply(operator.itemgetter(position))
+
+
+def _checked(field: DeferredField, known: Any) -> list[Any]:
+    try:
+        return check_known(field, list(known))
+    except SpecError as error:
+        raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None

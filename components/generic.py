@@ -13,6 +13,7 @@ from typing import Any
 
 import pulumi
 
+from components.cloud_args import known
 from components.kube import kubernetes_provider
 from components.target import CloudContext, Target
 from config import GenericResource
@@ -86,7 +87,7 @@ class GenericTarget(pulumi.ComponentResource):
         # The type token predates the class name: it is part of every child's URN.
         super().__init__("anyscale-cloud:generic:GenericTarget", spec.name, None, opts)
         kubeconfig = pulumi.Output.secret(spec.kubeconfig.value)
-        bucket_uri = pulumi.Output.from_input(spec.storage.bucket)
+        bucket_uri = pulumi.Output.from_input(known(spec.storage.bucket))
         # The operator authenticates with the CLI token: a protected (secret) setting.
         secrets: dict[str, pulumi.Output[str]] = {
             "global.auth.anyscaleCliToken": pulumi.Output.secret(spec.cli_token.value),
@@ -98,7 +99,7 @@ class GenericTarget(pulumi.ComponentResource):
             kubernetes=kubernetes_provider(spec.name, kubeconfig, self, identify=False),
             kubeconfig=kubeconfig,
             cluster=None,  # not ours: in-cluster objects are deleted one by one
-            bucket_uri=spec.storage.bucket,
+            bucket_uri=bucket_uri,
             bucket_endpoint=spec.storage.endpoint or "",
             bucket_region=spec.bucket_region,
             registration_identity=None,  # Generic has no cloud identity

@@ -33,7 +33,7 @@ from config.pools import (
 )
 from config.resources import CLUSTER_RULE, ResourceSpec
 from config.storage import AzureStorage
-from config.types import AksPoolName, IPv4Cidr, Strict, fail, first_overlap
+from config.types import AksPoolName, Deferrable, Deferred, IPv4Cidr, Strict, fail, first_overlap
 
 AKS_POOL = NAME_RULES["aks_pool"]
 
@@ -126,7 +126,7 @@ class AksNetworkSpec(Strict):
         "surge (Azure keeps 5 addresses)",
         json_schema_extra=shown_default(f"`{AKS_NODE_SUBNET}`"),
     )
-    existing_subnet_id: str | None = Field(
+    existing_subnet_id: Deferrable[str] | None = Field(
         None, description=f"an existing subnet's ARM ID, `{SUBNET_ID_FORM}`; not with `addressSpace`/`nodeSubnet`"
     )
     pod_cidr: Annotated[str, NETWORK] = Field(
@@ -155,8 +155,8 @@ class AksNetworkSpec(Strict):
 
     @field_validator("existing_subnet_id")
     @classmethod
-    def _subnet_id(cls, value: str | None) -> str | None:
-        if value is not None and not AKS_SUBNET_ID_RE.fullmatch(value):
+    def _subnet_id(cls, value: Deferrable[str] | None) -> Deferrable[str] | None:
+        if isinstance(value, str) and not AKS_SUBNET_ID_RE.fullmatch(value):
             raise fail("subnet", "'{v}' is not a subnet's ARM ID: use the form {f}", v=value, f=SUBNET_ID_FORM)
         return value
 
@@ -266,7 +266,7 @@ class AksClusterSpec(ClusterSpec):
         "`adminGroupObjectIds`; the kubeconfig is a non-interactive kubelogin exec config",
     )
     # Entra ID groups whose members are cluster admins (object IDs); required without local accounts.
-    admin_group_object_ids: list[str] = Field(
+    admin_group_object_ids: list[Deferrable[str]] = Field(
         default_factory=list,
         max_length=10,
         description="object IDs (GUIDs) of the Entra ID groups whose members are cluster admins; required with "
@@ -342,8 +342,8 @@ class AksClusterSpec(ClusterSpec):
 
     @field_validator("admin_group_object_ids")
     @classmethod
-    def _admin_groups(cls, groups: list[str]) -> list[str]:
-        bad = [g for g in groups if not GUID_RE.fullmatch(g)]
+    def _admin_groups(cls, groups: list[Deferrable[str]]) -> list[Deferrable[str]]:
+        bad = [g for g in groups if not isinstance(g, Deferred) and not GUID_RE.fullmatch(g)]
         if bad:
             raise fail(
                 "guid",

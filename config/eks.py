@@ -26,7 +26,7 @@ from config.pools import (
 )
 from config.resources import CLUSTER_RULE, ResourceSpec
 from config.storage import AwsStorage
-from config.types import IPv4Cidr, Strict, Unique, fail, minor_of, repeated
+from config.types import Deferrable, Deferred, IPv4Cidr, Strict, Unique, fail, minor_of, repeated
 
 # IAM roles (a path is allowed: arn:aws:iam::111122223333:role/dev/apps/ci) and users, in
 # the `aws` partition (every region in config/data/regions.py is in it). The account may
@@ -98,19 +98,19 @@ class EksSubnetIds(Strict):
     """Subnets of an existing VPC: nodes (and the API server's network interfaces) in
     `private`, internet-facing load balancers in `public`."""
 
-    public: list[str] = Field(
+    public: list[Deferrable[str]] = Field(
         default_factory=list,
         description=f"subnet IDs (`{EKS_SUBNET_ID_RE.pattern}`) for internet-facing load balancers",
     )
-    private: list[str] = Field(
+    private: list[Deferrable[str]] = Field(
         description=f"subnet IDs (`{EKS_SUBNET_ID_RE.pattern}`) for the nodes and the API server: at least two, "
         "in two availability zones; no ID listed twice (or in both lists)"
     )
 
     @field_validator("public", "private")
     @classmethod
-    def _ids(cls, value: list[str]) -> list[str]:
-        wrong = [v for v in value if not EKS_SUBNET_ID_RE.fullmatch(v)]
+    def _ids(cls, value: list[Deferrable[str]]) -> list[Deferrable[str]]:
+        wrong = [v for v in value if not isinstance(v, Deferred) and not EKS_SUBNET_ID_RE.fullmatch(v)]
         if wrong:
             raise fail(
                 "subnet",
@@ -121,7 +121,7 @@ class EksSubnetIds(Strict):
 
     @field_validator("private")
     @classmethod
-    def _two_zones(cls, value: list[str]) -> list[str]:
+    def _two_zones(cls, value: list[Deferrable[str]]) -> list[Deferrable[str]]:
         # The zones of a subnet are not known offline: two distinct IDs is what we can
         # check; EKS itself rejects subnets that are not in two zones.
         if len(set(value)) < 2:
@@ -169,7 +169,7 @@ class EksClusterSpec(ClusterSpec):
     )
     availability_zones: int = Field(2, ge=2, le=4, description="zones of the VPC the program creates; not with `vpcId`")
     # ...or an existing one (both keys, or neither).
-    vpc_id: str | None = Field(
+    vpc_id: Deferrable[str] | None = Field(
         None,
         description=f"an existing VPC, `{VPC_ID_RE.pattern}`; requires `subnetIds` ([EKS networking](what-it-creates.md#eks-networking))",
         json_schema_extra=shown_default("none (a VPC is created)"),
@@ -219,8 +219,8 @@ class EksClusterSpec(ClusterSpec):
 
     @field_validator("vpc_id")
     @classmethod
-    def _vpc_id(cls, value: str | None) -> str | None:
-        if value is not None and not VPC_ID_RE.fullmatch(value):
+    def _vpc_id(cls, value: Deferrable[str] | None) -> Deferrable[str] | None:
+        if isinstance(value, str) and not VPC_ID_RE.fullmatch(value):
             raise fail("vpc", "'{v}' is not a VPC ID: vpc- and 8 or 17 hex digits, e.g. vpc-0a1b2c3d4e5f67890", v=value)
         return value
 

@@ -11,7 +11,7 @@ import re
 from typing import Annotated, ClassVar, Literal
 
 from annotated_types import MinLen
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, Field, StringConstraints, ValidationError, model_validator
 
 from config.capacity import gke_ranges
 from config.data import networks
@@ -33,7 +33,7 @@ from config.pools import (
 )
 from config.resources import CLUSTER_RULE, ResourceSpec
 from config.storage import GcpStorage
-from config.types import IPv4Cidr, Unique, detail, fail, first_overlap
+from config.types import Deferrable, IPv4Cidr, Unique, detail, fail, first_overlap
 
 
 class GkeNodePool(NodePoolSpec):
@@ -97,14 +97,14 @@ class GkeClusterSpec(ClusterSpec):
         "firewall rule ([GKE networking](what-it-creates.md#gke-networking))",
         json_schema_extra=shown_default("created"),
     )
-    subnetwork: str | None = Field(
-        None, pattern=GKE_NETWORK_REF, description="the existing subnet in the resource's region; only with `network`"
+    subnetwork: Deferrable[Annotated[str, StringConstraints(pattern=GKE_NETWORK_REF)]] | None = Field(
+        None, description="the existing subnet in the resource's region; only with `network`"
     )
-    pods_range_name: str | None = Field(
-        None, pattern=GKE_NETWORK_NAME, description="its secondary range for pods; only with `network`"
+    pods_range_name: Deferrable[Annotated[str, StringConstraints(pattern=GKE_NETWORK_NAME)]] | None = Field(
+        None, description="its secondary range for pods; only with `network`"
     )
-    services_range_name: str | None = Field(
-        None, pattern=GKE_NETWORK_NAME, description="its secondary range for services; only with `network`"
+    services_range_name: Deferrable[Annotated[str, StringConstraints(pattern=GKE_NETWORK_NAME)]] | None = Field(
+        None, description="its secondary range for services; only with `network`"
     )
     # The ranges of a created network (left out: the GKE_* defaults, config/load.py); with an
     # existing one, optional: only for the peering check (`peeredWith`).
@@ -168,11 +168,34 @@ class GkeClusterSpec(ClusterSpec):
         return {k: v for k, v in given.items() if v}
 
 
+def _project_restricted(value: str) -> str:
+    # Google refuses a project ID containing these (config/data/zones.py).
+    found = [word for word in GCP_PROJECT_RESTRICTED if word in value]
+    if found:
+        raise fail(
+            "project",
+            "'{v}' contains {w}, which Google does not allow in a project ID ({all}): use the ID of an "
+            "existing project",
+            v=value,
+            w=" and ".join(repr(word) for word in found),
+            all=", ".join(GCP_PROJECT_RESTRICTED),
+        )
+    return value
+
+
 class GcpResource(ResourceSpec):
     provider_name: ClassVar[str] = "GCP"
     provider: Literal["GCP"]
-    project: str = Field(
-        pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$",
+    # Only the project's ID, which may be another resource's output (a project the consumer
+    # creates); the names the program builds in it derive from the resource's name. Its rules sit
+    # inside the type, so that a value known only at deploy time gets them too (config.deferred).
+    project: Deferrable[
+        Annotated[
+            str,
+            StringConstraints(pattern=r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$"),
+            AfterValidator(_project_restricted),
+        ]
+    ] = Field(
         description="the GCP project ID the cluster and bucket live in (never containing "
         + ", ".join(GCP_PROJECT_RESTRICTED)
         + ", which Google refuses)",
@@ -185,22 +208,6 @@ class GcpResource(ResourceSpec):
         description="enable the project APIs the resource uses (never disabled on destroy); `false`: they must be "
         "enabled already",
     )
-
-    @field_validator("project")
-    @classmethod
-    def _project_restricted(cls, value: str) -> str:
-        # Google refuses a project ID containing these (config/data/zones.py).
-        found = [word for word in GCP_PROJECT_RESTRICTED if word in value]
-        if found:
-            raise fail(
-                "project",
-                "'{v}' contains {w}, which Google does not allow in a project ID ({all}): use the ID of an "
-                "existing project",
-                v=value,
-                w=" and ".join(repr(word) for word in found),
-                all=", ".join(GCP_PROJECT_RESTRICTED),
-            )
-        return value
 
     @model_validator(mode="after")
     def _zones(self) -> GcpResource:

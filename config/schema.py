@@ -17,7 +17,7 @@ from typing import Any
 
 from config.secrets import REQUIRED_GENERIC, SECRET_PATHS
 from config.stack import StackSpec
-from config.types import SECRET_JSON_SCHEMA
+from config.types import INPUT_MARK, SECRET_JSON_SCHEMA
 
 DEFAULT_FILE = "stacks/stack.schema.json"
 COMMAND = "make generate"
@@ -26,21 +26,22 @@ NAMESPACE = "anyscale-cloud"
 NAME_MAPS = ("properties", "$defs", "patternProperties")
 
 
-def _without_titles(node: Any) -> Any:
+def _without_titles(node: Any, marks: bool = False) -> Any:
     """pydantic titles each field after its Python name ("Resourcegroup"); the editor shows
-    the description instead, so they go."""
+    the description instead, so they go. So does the mark of a field that may be a Pulumi
+    Output (config.types.Deferrable), which a stack file cannot hold, unless `marks`."""
     if isinstance(node, list):
-        return [_without_titles(item) for item in node]
+        return [_without_titles(item, marks) for item in node]
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key == "title" and isinstance(value, str):
+        if (key == "title" and isinstance(value, str)) or (key == INPUT_MARK and not marks):
             continue
         if key in NAME_MAPS and isinstance(value, dict):
-            out[key] = {name: _without_titles(child) for name, child in value.items()}
+            out[key] = {name: _without_titles(child, marks) for name, child in value.items()}
         else:
-            out[key] = _without_titles(value)
+            out[key] = _without_titles(value, marks)
     return out
 
 
@@ -87,11 +88,12 @@ def _secrets_map() -> dict[str, Any]:
     }
 
 
-def schema() -> dict[str, Any]:
+def schema(marks: bool = False) -> dict[str, Any]:
     """The stack file: the keys the Pulumi CLI writes at the top, and `config`, whose two
     project keys are the spec's models. Other namespaces' keys (providers, `pulumi:`) are
     the CLI's business; an unknown `anyscale-cloud:` key, like a misspelt key anywhere in
-    the models, fails."""
+    the models, fails. `marks`: keep the mark of the fields that may be Pulumi Outputs (for
+    the component's typed arguments, config/typed_args.py)."""
     models = StackSpec.model_json_schema(by_alias=True, mode="validation")
     defs = models.pop("$defs")
     project = models["properties"]
@@ -142,7 +144,7 @@ def schema() -> dict[str, Any]:
         "additionalProperties": False,
         "$defs": defs,
     }
-    cleaned: dict[str, Any] = _without_titles(document)
+    cleaned: dict[str, Any] = _without_titles(document, marks)
     return cleaned
 
 

@@ -13,6 +13,7 @@ from pydantic import (
     Discriminator,
     Field,
     ModelWrapValidatorHandler,
+    StringConstraints,
     Tag,
     ValidationError,
     field_validator,
@@ -53,7 +54,7 @@ from config.names import (
 )
 from config.peering import peering_problems
 from config.tags import tag_problems
-from config.types import Name, Strict, check_region, detail, fail, normalize_provider
+from config.types import Deferrable, Deferred, Name, Strict, check_region, detail, fail, normalize_provider
 from policy.rules.platform import PROVIDERS
 
 
@@ -84,8 +85,9 @@ class CloudSpec(Strict):
         description="the Azure region holding the ARM records (not where compute runs): a known Azure region "
         f"(config/data/regions.py), never case-converted; {PREVIEW_REGIONS_NOTE}"
     )
-    resource_group: str = Field(
-        pattern=r"^[-\w._()]{0,89}[-\w_()]$", description="the Azure resource group, created by the program"
+    # Only the resource group's name: it may be another resource's output.
+    resource_group: Deferrable[Annotated[str, StringConstraints(pattern=r"^[-\w._()]{0,89}[-\w_()]$")]] = Field(
+        description="the Azure resource group, created by the program"
     )
     api_version: str = Field(
         API_VERSION,
@@ -254,7 +256,10 @@ def _uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
             found.append(Use(space, RULES[rule].what, value, loc, ci))
 
     name("registry", registry_name(cloud, "0" * REGISTRY_SUFFIX), ("cloud", "name"))
-    group = spec.cloud.resource_group.lower()
+    # Azure names are unique within the group; every resource is in the cloud's one group,
+    # so a group known only at deploy time is one name space all the same.
+    given = spec.cloud.resource_group
+    group = "(known at deploy time)" if isinstance(given, Deferred) else given.lower()
     for i, res in enumerate(spec.resources):
         at: Loc = ("resources", i, "name")
         pools = getattr(getattr(res, "cluster", None), "node_pools", [])
@@ -287,7 +292,9 @@ def _uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
                     Use(("urn", "NodeGroup"), "Pulumi logical name", node_group_logical_name(res.name, pool), loc)
                 )
         elif isinstance(res, GcpResource):
-            project = res.project
+            # GCP names are unique within a project; projects known only at deploy time count
+            # as one project, so that a collision there is reported rather than missed.
+            project = "(known at deploy time)" if isinstance(res.project, Deferred) else res.project
             name("gke_cluster", gke_cluster_name(cloud, res.name), at, ("gke-cluster", project, res.region))
             name("gcp_account", gcp_account_id(cloud, res.name), at, ("gcp-account", project))
             name("gcp_account", gke_node_account_id(cloud, res.name), at, ("gcp-account", project))

@@ -12,7 +12,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from config.doc import PREVIEW_REGIONS_NOTE, shown_default
-from config.types import SecretValue, Strict, check_region, detail, fail
+from config.types import Deferrable, SecretValue, Strict, check_region, detail, fail
 from policy.rules import platform
 
 # A Kubernetes Secret's name (DNS subdomain, at most 253 characters).
@@ -23,7 +23,8 @@ class StorageSpec(Strict):
     """The cloud resource's bucket. Without `bucket`, the program creates one."""
 
     provider: ClassVar[str] = "Generic"
-    bucket: str | None = Field(
+    # An existing bucket's name only reaches resource properties: it may be an Output.
+    bucket: Deferrable[str] | None = Field(
         None,
         description="an existing bucket to use instead of creating one (unset: the program creates it): "
         + "; ".join(f"{p} `{platform.BUCKET_FORMS[p]}`" for p in ("Azure", "AWS", "GCP"))
@@ -52,8 +53,8 @@ class StorageSpec(Strict):
 
     @field_validator("bucket")
     @classmethod
-    def _bucket(cls, value: str | None) -> str | None:
-        if value is None:
+    def _bucket(cls, value: Deferrable[str] | None) -> Deferrable[str] | None:
+        if not isinstance(value, str):
             return value
         problem = platform.bucket_problem(value, cls.provider)
         if problem:
@@ -93,6 +94,18 @@ class StorageSpec(Strict):
     def _region(cls, value: str | None) -> str | None:
         return None if value is None else check_region(value, cls.provider)
 
+    @model_validator(mode="after")
+    def _endpoint_of_a_bucket_known_later(self) -> StorageSpec:
+        """`_endpoint`'s Azure check, for a bucket given as an Output: run again when the
+        bucket is known (config/deferred.py); for a bucket known at load, `_endpoint` ran it."""
+        if self.provider == "Azure" and isinstance(self.bucket, str) and self.endpoint is not None:
+            problem = platform.azure_endpoint_problem(self.bucket, self.endpoint)
+            if problem:
+                raise ValidationError.from_exception_data(
+                    type(self).__name__, [detail(("endpoint",), "endpoint", problem)]
+                )
+        return self
+
 
 class AzureStorage(StorageSpec):
     provider: ClassVar[str] = "Azure"
@@ -121,7 +134,7 @@ class S3Credentials(Strict):
 
 class GenericStorage(StorageSpec):
     provider: ClassVar[str] = "Generic"
-    bucket: str = Field(
+    bucket: Deferrable[str] = Field(
         description=f"the existing bucket: any `{platform.BUCKET_FORMS['Generic']}`, never a sub-path "
         "(the program creates no bucket for a Generic cluster)"
     )
@@ -174,7 +187,7 @@ class GenericStorage(StorageSpec):
         if self.credentials is None and self.existing_secret is None:
             return self
         what = "credentials are" if self.credentials is not None else "existingSecret is"
-        if not self.bucket.startswith("s3://"):
+        if isinstance(self.bucket, str) and not self.bucket.startswith("s3://"):
             raise fail(
                 "credentials",
                 "{k} for S3-compatible buckets (s3://...), not {b}; remove them or use an s3:// bucket",

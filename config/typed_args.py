@@ -13,9 +13,11 @@ by provider, such as `cluster`, becomes one TypedDict with every provider's keys
 spec decides at construction which keys a provider takes, with the same messages as
 `preflight validate`.
 
-Every field is a plain value except the secrets (config/secrets.py), which may be Pulumi
-Outputs: the structure decides which resources are declared and is checked by the spec
-before any is, so it must be known when the program runs; a secret is only passed through.
+Every field is a plain value except the secrets (config/secrets.py) and the values that only
+reach a resource property (the spec's `Deferrable` fields, marked in its JSON Schema), which
+are `pulumi.Input[...]`: the structure decides which resources are declared and is checked by
+the spec before any is, so it must be known when the program runs; a secret is only passed
+through, and a Deferrable value is checked once known (config/deferred.py).
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic.alias_generators import to_snake
+from pydantic.alias_generators import to_camel, to_snake
 
 from config.reference import shown
 from config.schema import NAMESPACE, schema
-from config.types import SECRET_JSON_SCHEMA
+from config.types import INPUT_MARK, SECRET_JSON_SCHEMA
 
 DEFAULT_FILE = "components/args.py"
 COMMAND = "make generate"
@@ -55,6 +57,9 @@ class Field:
     annotation: str
     required: bool
     doc: str
+    # A closed set (a pydantic Literal, or one `provider` per model): its values, which the
+    # component package's schema serves as an enum type (components/package_schema.py).
+    choices: tuple[str, ...] = ()
 
 
 @dataclass
@@ -112,7 +117,7 @@ class Generator:
             annotation = self.annotation(name, key, props)
             docs = self.field_doc(key, props, len(objects))
             py = python_key(key)
-            typed.fields[py] = Field(py, annotation, required, docs)
+            typed.fields[py] = Field(py, annotation, required, docs, closed_set([prop for _, prop in props]))
         self.order.append(name)
         return name
 
@@ -147,6 +152,9 @@ class Generator:
         return None
 
     def kind(self, owner: str, key: str, shape: dict[str, Any]) -> str:
+        if shape.get(INPUT_MARK):
+            # A value that only flows into a resource property (config.types.Deferrable).
+            return f"pulumi.Input[{self.kind(owner, key, {k: v for k, v in shape.items() if k != INPUT_MARK})}]"
         if "enum" in shape or "const" in shape:
             return "str"
         kind = shape.get("type")
@@ -242,8 +250,9 @@ class Generator:
 HEADER = f'''"""Generated from config/ by `{COMMAND}`: do not edit.
 
 The typed arguments of `AnyscaleCloud` (components/cloud.py): the stack config's shape as
-TypedDicts. Plain values, except the secrets, which may be Pulumi Outputs. The docstring
-under each key is its description in the component package's schema.
+TypedDicts. Plain values, except the secrets and the values that only reach a resource
+property (`pulumi.Input[...]`), which may be Pulumi Outputs. The docstring under each key is
+its description in the component package's schema.
 """
 
 from collections.abc import Mapping, Sequence
@@ -273,6 +282,23 @@ def unwrap_null(prop: dict[str, Any]) -> dict[str, Any]:
     return prop
 
 
+def closed_set(props: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The values of a field (or of its list's items) that takes only the listed strings,
+    in the models' order; () when any model leaves it open."""
+    values: list[str] = []
+    for prop in props:
+        shape = unwrap_null(prop)
+        if shape.get("type") == "array" and isinstance(shape.get("items"), dict):
+            shape = unwrap_null(shape["items"])
+        listed = (
+            shape["enum"] if isinstance(shape.get("enum"), list) else [shape["const"]] if "const" in shape else None
+        )
+        if not listed or not all(isinstance(v, str) for v in listed):
+            return ()
+        values += [v for v in listed if v not in values]
+    return tuple(values)
+
+
 def is_secret(shape: dict[str, Any]) -> bool:
     return bool(shape.get("anyOf") == SECRET_JSON_SCHEMA["anyOf"])
 
@@ -284,8 +310,34 @@ DOCS = "https://github.com/anyscale/anyscale-cloud/blob/main/docs/"
 PAGE_LINK = re.compile(r"\]\(([a-z-]+\.md(?:#[^)\s]*)?)\)")
 
 
+# What a stack file's reader is told and a component user is not: the repository's files
+# (the component user reads no repository) and stack-file commands (a program passes values,
+# it runs no `pulumi config set`). (pattern, replacement), applied in order; a test asserts no
+# description of the served schema names a repository path or a command.
+FOR_COMPONENT_USERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r":? ?`pulumi config set [^`]*`"), ""),
+    (re.compile(r" \(see [a-z_]+(?:/[a-z_]+)+\.py\)"), ""),
+    (re.compile(r" \([a-z_]+(?:/[a-z_]+)+\.py\)"), ""),
+    (re.compile(r"; [a-z_]+(?:/[a-z_]+)+\.py\)"), ")"),
+    (re.compile(r"\([a-z_]+(?:/[a-z_]+)+\.py; "), "("),
+    (re.compile(r"\([a-z_]+(?:/[a-z_]+)+\.py, "), "("),
+    (re.compile(r", [a-z_]+(?:/[a-z_]+)+\.py\)"), ")"),
+    (re.compile(r" (?:listed )?in config/data/instance_types\.py"), " in the program's instance-type table"),
+    (re.compile(r" not in config/data/instance_types\.py"), " not in the program's instance-type table"),
+    (re.compile(r" per platform\.md [0-9.]+"), ""),
+)
+
+
+def for_component_users(text: str) -> str:
+    text = re.sub(r"\s+", " ", text)  # a class docstring's line breaks
+    for pattern, replacement in FOR_COMPONENT_USERS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def describe(prop: dict[str, Any]) -> str:
     text = PAGE_LINK.sub(lambda m: f"]({DOCS}{m.group(1)})", str(prop.get("description") or "").strip())
+    text = for_component_users(text)
     shape = unwrap_null(prop)
     choices = shape.get("enum")
     if isinstance(choices, list) and choices and not all(f"`{c}`" in text for c in choices):
@@ -300,7 +352,7 @@ def describe(prop: dict[str, Any]) -> str:
 
 def first_doc(objects: list[dict[str, Any]]) -> str:
     for obj in objects:
-        text = str(obj.get("description") or "").strip()
+        text = for_component_users(str(obj.get("description") or "").strip())
         if text:
             return text
     return ""
@@ -327,4 +379,17 @@ def docstring(text: str) -> str:
 
 
 def render() -> str:
-    return Generator(schema()).run()
+    return Generator(schema(marks=True)).run()
+
+
+def closed_sets() -> dict[tuple[str, str], tuple[str, ...]]:
+    """(TypedDict, schema key) -> the values of each closed-set field, from the same models
+    as components/args.py (the package's enum types)."""
+    generator = Generator(schema(marks=True))
+    generator.run()
+    return {
+        (typed.name, to_camel(item.name)): item.choices
+        for typed in generator.types.values()
+        for item in typed.fields.values()
+        if item.choices
+    }

@@ -10,10 +10,21 @@ import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, GetCoreSchemaHandler, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    WithJsonSchema,
+    WrapValidator,
+)
 from pydantic.alias_generators import to_camel
+from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
 
 from config.data import networks
@@ -105,6 +116,60 @@ SECRET_JSON_SCHEMA: dict[str, Any] = {
     ]
 }
 SecretValue = Annotated[Secret, BeforeValidator(to_secret), WithJsonSchema(SECRET_JSON_SCHEMA)]
+
+
+# --- values known only at deploy time -------------------------------------------------------
+
+
+class Deferred:
+    """A value the component was given as a Pulumi Output (another resource's ID, a stack
+    reference): known only when the engine resolves it. Only a field typed `Deferrable[...]`
+    takes one: a value that only flows into a resource property, never one that decides which
+    resources exist or builds their names. The models accept it unseen; the component checks
+    the value with the field's own rule once it is known (`config.deferred`), and hands the
+    resources `checked`, that value after its check."""
+
+    __slots__ = ("checked", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value  # opaque here: a Pulumi Output
+        self.checked: Any = value  # set by the component: the value, checked when known
+
+    def __repr__(self) -> str:
+        return "Deferred([known at deploy time])"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deferred:
+        return self  # an Output refuses to be copied; the config's deep copy shares it
+
+
+# The key that marks a Deferrable field in the spec's JSON Schema, for the typed arguments'
+# generator (config/typed_args.py: `pulumi.Input[...]`); the stack file's schema drops it.
+INPUT_MARK = "x-pulumi-input"
+
+
+def _pass_deferred(value: Any, handler: Any) -> Any:
+    return value if isinstance(value, Deferred) else handler(value)
+
+
+class _InputMark:
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        generated = handler(schema)
+        generated[INPUT_MARK] = True
+        return generated
+
+
+T = TypeVar("T")
+if TYPE_CHECKING:
+    # What the code sees: the value, or the Output it will be.
+    Deferrable = Union[T, Deferred]  # noqa: UP007 (a generic alias needs Union)
+else:
+
+    class Deferrable:
+        """`Deferrable[X]`: X, or a Deferred, which passes unchecked (X's own constraints
+        go inside X, `Deferrable[Annotated[str, StringConstraints(...)]]`)."""
+
+        def __class_getitem__(cls, item: Any) -> Any:
+            return Annotated[item, WrapValidator(_pass_deferred), _InputMark()]
 
 
 # --- names and regions (platform.md 1.1) ---------------------------------------------------

@@ -12,6 +12,7 @@ import pulumi_random as random
 
 from components import defaults
 from components.aws.policies import bucket_resource_policy
+from components.cloud_args import known
 from components.scope import Scope
 from config import AwsResource
 from config.names import S3_SUFFIX, s3_bucket_name
@@ -36,10 +37,8 @@ class Bucket:
 def build_bucket(scope: Scope, spec: AwsResource) -> Bucket:
     if spec.storage.bucket is not None:
         # Existing bucket: its CORS rule and settings are the owner's to set.
-        return Bucket(
-            pulumi.Output.from_input(spec.storage.bucket),
-            pulumi.Output.from_input(spec.storage.bucket.removeprefix("s3://")),
-        )
+        uri = pulumi.Output.from_input(known(spec.storage.bucket))
+        return Bucket(uri, uri.apply(lambda value: value.removeprefix("s3://")))
     name = spec.name
     suffix = random.RandomString(
         f"{name}-bucket-suffix", length=S3_SUFFIX, special=False, upper=False, opts=scope.random()

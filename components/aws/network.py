@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
+from components.cloud_args import known, known_all
 from components.scope import Scope
 from config import AwsResource
 from config.names import eks_cluster_name
@@ -89,7 +90,7 @@ def build_network(scope: Scope, spec: AwsResource) -> Network:
     if spec.cluster.vpc_id is not None and existing is not None:
         # Not ours: their route tables, NAT, S3 endpoint and load-balancer subnet tags
         # are the owner's (docs/what-it-creates.md, EKS networking).
-        return Network(spec.cluster.vpc_id, list(existing.private), list(existing.public))
+        return Network(known(spec.cluster.vpc_id), known_all(existing.private), known_all(existing.public))
     return build_vpc(scope, spec)
 
 

@@ -13,6 +13,7 @@ from pulumi_azure_native import storage
 from components import defaults
 from components.azure.identity import Grants
 from components.azure.network import NodeNetwork
+from components.cloud_args import known
 from config import AzureResource
 from config.names import STORAGE_ACCOUNT_SUFFIX, storage_account_name
 
@@ -32,7 +33,7 @@ def build_bucket(
     if spec.storage.bucket is not None:
         # Existing bucket: its CORS rule and data-plane role are the owner's to set.
         return Bucket(
-            pulumi.Output.from_input(spec.storage.bucket), pulumi.Output.from_input(spec.storage.endpoint or "")
+            pulumi.Output.from_input(known(spec.storage.bucket)), pulumi.Output.from_input(spec.storage.endpoint or "")
         )
     scope, ctx = grants.scope, grants.scope.ctx
     kept = scope.guarded(retain_on_delete=spec.storage.retain_on_delete)

@@ -11,6 +11,7 @@ import yaml
 from pulumi_azure_native import containerservice
 
 from components.azure.network import NodeNetwork
+from components.cloud_args import known_all
 from components.scope import Scope
 from config import AksClusterSpec, AzureResource
 from config.aks import DEFAULT_DATAPLANE
@@ -79,7 +80,7 @@ def entra_args(cluster: AksClusterSpec) -> dict[str, Any]:
         "aad_profile": {
             "managed": True,
             "enable_azure_rbac": True,
-            "admin_group_object_ids": list(cluster.admin_group_object_ids),
+            "admin_group_object_ids": known_all(cluster.admin_group_object_ids),
         }
     }
 

@@ -9,6 +9,7 @@ import pulumi
 from pulumi_azure_native import containerservice, network
 
 from components.azure.identity import Grants
+from components.cloud_args import known
 from config import AzureResource
 from config.names import azure_vnet_name
 from policy.rules.platform import AZURE_ROLES
@@ -33,7 +34,7 @@ def build_network(grants: Grants, spec: AzureResource) -> NodeNetwork | None:
     if net is None:
         return None
     if not net.created:
-        return NodeNetwork(pulumi.Output.from_input(net.existing_subnet_id or ""), created=False)
+        return NodeNetwork(pulumi.Output.from_input(known(net.existing_subnet_id or "")), created=False)
     ctx = scope.ctx
     vnet = network.VirtualNetwork(
         f"{spec.name}-vnet",

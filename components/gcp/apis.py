@@ -11,6 +11,7 @@ from typing import Any
 import pulumi
 import pulumi_gcp as gcp
 
+from components.cloud_args import known
 from components.scope import Scope
 from config import GcpResource
 
@@ -33,7 +34,7 @@ def build_apis(scope: Scope, spec: GcpResource) -> list[gcp.projects.Service]:
     return [
         gcp.projects.Service(
             f"{spec.name}-api-{key}",
-            project=spec.project,
+            project=known(spec.project),
             service=service,
             disable_on_destroy=False,
             opts=scope.opts(),

@@ -10,6 +10,7 @@ import pulumi_gcp as gcp
 import pulumi_random as random
 
 from components import defaults
+from components.cloud_args import known
 from components.scope import Scope
 from config import GcpResource
 from config.names import GCS_SUFFIX, gcs_bucket_name
@@ -63,8 +64,8 @@ def create_bucket(scope: Scope, spec: GcpResource) -> tuple[random.RandomString,
 def build_bucket(scope: Scope, spec: GcpResource, member: pulumi.Input[str]) -> Bucket:
     if spec.storage.bucket is not None:
         # Existing bucket: its CORS rule is the owner's to set.
-        uri = pulumi.Output.from_input(spec.storage.bucket)
-        name: pulumi.Input[str] = spec.storage.bucket.removeprefix("gs://")
+        uri = pulumi.Output.from_input(known(spec.storage.bucket))
+        name: pulumi.Input[str] = uri.apply(lambda value: value.removeprefix("gs://"))
         made: list[pulumi.Resource] = []
     else:
         suffix, bucket = create_bucket(scope, spec)

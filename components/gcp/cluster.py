@@ -5,6 +5,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
+from components.cloud_args import known
 from components.gcp.names import kubeconfig
 from components.gcp.network import Network
 from components.scope import Scope
@@ -37,7 +38,7 @@ def build_cluster(scope: Scope, spec: GcpResource, network: Network) -> gcp.cont
             "cluster_secondary_range_name": network.pods_range,
             "services_secondary_range_name": network.services_range,
         },
-        workload_identity_config={"workload_pool": f"{spec.project}.svc.id.goog"},
+        workload_identity_config={"workload_pool": pulumi.Output.concat(known(spec.project), ".svc.id.goog")},
         deletion_protection=scope.ctx.protect,
         # Ignored for the reason above (and for clusters deployed with it set).
         opts=scope.guarded(depends_on=network.resources, ignore_changes=["nodeConfig"]),
@@ -46,7 +47,7 @@ def build_cluster(scope: Scope, spec: GcpResource, network: Network) -> gcp.cont
 
 def cluster_kubeconfig(spec: GcpResource, cluster: gcp.container.Cluster) -> pulumi.Output[str]:
     return pulumi.Output.secret(
-        pulumi.Output.all(cluster.name, cluster.endpoint, cluster.master_auth.cluster_ca_certificate).apply(
-            lambda args: kubeconfig(f"gke_{spec.project}_{spec.region}_{args[0]}", args[1], args[2])
-        )
+        pulumi.Output.all(
+            cluster.name, cluster.endpoint, cluster.master_auth.cluster_ca_certificate, known(spec.project)
+        ).apply(lambda args: kubeconfig(f"gke_{args[3]}_{spec.region}_{args[0]}", args[1], args[2]))
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
+from components.cloud_args import known
 from components.gcp.identity import WORKLOAD_IDENTITY_ROLE
 from components.kuberay.history import SERVICE_ACCOUNTS
 from components.scope import Scope
@@ -41,7 +42,7 @@ def build_history_identity(
             f"{spec.name}-history-workload-identity-{key}",
             service_account_id=account.name,
             role=WORKLOAD_IDENTITY_ROLE,
-            member=f"serviceAccount:{spec.project}.svc.id.goog[{namespace}/{name}]",
+            member=pulumi.Output.concat("serviceAccount:", known(spec.project), f".svc.id.goog[{namespace}/{name}]"),
             # The project's identity pool exists once a cluster with Workload Identity does.
             opts=scope.opts(depends_on=[cluster]),
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
+from components.cloud_args import known
 from components.gcp.names import workload_identity_member
 from components.scope import Scope
 from config import GcpResource
@@ -58,7 +59,7 @@ def build_account(scope: Scope, spec: GcpResource, cluster: gcp.container.Cluste
         f"{spec.name}-operator-workload-identity",
         service_account_id=account.name,
         role=WORKLOAD_IDENTITY_ROLE,
-        member=workload_identity_member(spec.project),
+        member=pulumi.Output.from_input(known(spec.project)).apply(workload_identity_member),
         # The project's identity pool exists once a cluster with Workload Identity does.
         opts=scope.opts(depends_on=[cluster]),
     )
@@ -86,7 +87,7 @@ def build_node_account(scope: Scope, spec: GcpResource) -> NodeAccount:
     member = pulumi.Output.concat("serviceAccount:", account.email)
     grants = [
         gcp.projects.IAMMember(
-            f"{spec.name}-node-sa-{key}", project=spec.project, role=role, member=member, opts=scope.opts()
+            f"{spec.name}-node-sa-{key}", project=known(spec.project), role=role, member=member, opts=scope.opts()
         )
         for key, role in NODE_ROLES.items()
     ]

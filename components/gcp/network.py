@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
+from components.cloud_args import known
 from components.scope import Scope
 from config import GcpResource
 from config.names import gke_network_name as network_name
@@ -43,7 +44,13 @@ def build_network(scope: Scope, spec: GcpResource) -> Network:
     cluster = spec.cluster
     if cluster.network is not None:
         assert cluster.subnetwork and cluster.pods_range_name and cluster.services_range_name  # the spec's rule
-        return Network(cluster.network, cluster.subnetwork, cluster.pods_range_name, cluster.services_range_name, [])
+        return Network(
+            cluster.network,
+            known(cluster.subnetwork),
+            known(cluster.pods_range_name),
+            known(cluster.services_range_name),
+            [],
+        )
     name = network_name(scope.ctx.cloud_name, spec.name)
     vpc = gcp.compute.Network(
         f"{spec.name}-vpc",

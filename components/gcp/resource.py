@@ -5,6 +5,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
+from components.cloud_args import known
 from components.gcp.apis import AfterApis, build_apis
 from components.gcp.bucket import build_bucket
 from components.gcp.cluster import build_cluster, cluster_kubeconfig
@@ -30,7 +31,10 @@ class GkeTarget(pulumi.ComponentResource):
         # The type token predates the class name: it is part of every child's URN.
         super().__init__("anyscale-cloud:gcp:GkeTarget", spec.name, None, opts)
         provider = gcp.Provider(
-            f"{spec.name}-gcp", project=spec.project, region=spec.region, opts=pulumi.ResourceOptions(parent=self)
+            f"{spec.name}-gcp",
+            project=known(spec.project),
+            region=spec.region,
+            opts=pulumi.ResourceOptions(parent=self),
         )
         apis = build_apis(Scope(ctx, self, provider), spec)
         scope = AfterApis(ctx, self, provider, tuple(apis))
@@ -65,7 +69,7 @@ class GkeTarget(pulumi.ComponentResource):
             # The chart annotates its service account with iam.gke.io/gcp-service-account
             # itself, from global.auth.iamIdentity, when cloudProvider is gcp.
             operator_settings={
-                "global.gcp.projectId": spec.project,
+                "global.gcp.projectId": known(spec.project),
                 **instance_type_settings("GCP", spec.cluster.node_pools),
             },
             gateway_address_kind="ip",

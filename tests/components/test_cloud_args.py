@@ -1,6 +1,7 @@
 """AnyscaleCloud's typed arguments: generated from the spec (a stale copy fails), converted to
 and from the stack config key by key, validated by the spec with the same messages, and
-Outputs taken at the places that hold secrets only."""
+Outputs taken at the places that hold secrets (the values that only reach a resource property
+take them too: tests/components/test_composed_inputs.py), refused elsewhere."""
 
 from __future__ import annotations
 
@@ -161,8 +162,9 @@ def test_an_output_anywhere_else_is_refused_with_its_path() -> None:
     assert lines[1] == (
         "resources[1].region: is a Pulumi Output: only secrets may be (kubeconfig, cliToken, the "
         "storage.credentials keys, a value under addons.anyscaleOperator.values, a secret under "
-        "secrets.<name>); this value decides which resources are declared and is checked before any is, "
-        "so pass it as a plain value"
+        "secrets.<name>), and the values that only reach a resource property (those the schema marks as "
+        "Inputs); this value decides which resources are declared and is checked before any is, so pass it "
+        "as a plain value"
     )
 
 

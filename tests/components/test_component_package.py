@@ -100,16 +100,27 @@ def test_the_inputs_are_the_stack_config(schema: dict[str, Any]) -> None:
     assert cloud["properties"]["resourceGroup"]["description"] == "the Azure resource group, created by the program"
 
 
-def test_only_secrets_take_outputs(schema: dict[str, Any]) -> None:
-    """The structure is plain (it decides the resources); a secret may be an Output."""
+def test_secrets_and_property_values_take_outputs(schema: dict[str, Any]) -> None:
+    """The structure is plain (it decides the resources); a secret, and a value that only
+    reaches a resource property, may be an Output."""
     resource = type_of(schema, "CloudResourceConfig")["properties"]
-    for key in ("kubeconfig", "cliToken"):
+    for key in ("kubeconfig", "cliToken", "project"):
         assert "plain" not in resource[key], key
         assert resource[key]["type"] == "string"
     credentials = type_of(schema, "CredentialsConfig")["properties"]
     assert "plain" not in credentials["accessKeyId"] and "plain" not in credentials["secretAccessKey"]
-    for key in ("name", "provider", "region", "project"):
+    for key in ("name", "provider", "region", "enableApis", "cluster", "storage"):
         assert resource[key]["plain"] is True, key
+    cluster = type_of(schema, "ClusterConfig")["properties"]
+    inputs = sorted(key for key, prop in cluster.items() if not prop.get("plain"))
+    assert inputs == ["podsRangeName", "servicesRangeName", "subnetwork", "vpcId"]
+    # A list of IDs: the list is plain (its length is known), each ID may be an Output.
+    for owner, key in (("ClusterConfig", "adminGroupObjectIds"), ("SubnetIdsConfig", "private")):
+        prop = type_of(schema, owner)["properties"][key]
+        assert prop["plain"] is True and "plain" not in prop["items"], key
+    assert "plain" not in type_of(schema, "CloudConfig")["properties"]["resourceGroup"]
+    for key in ("name", "location", "protect", "registrySku", "tags"):
+        assert type_of(schema, "CloudConfig")["properties"][key]["plain"] is True, key
     assert sorted(type_of(schema, "CloudResourceConfig")["required"]) == ["name", "provider", "region"]
 
 
@@ -208,6 +219,9 @@ def check_against_schema(value: Any, prop: dict[str, Any], schema: dict[str, Any
         return []
     if ref:
         typed = schema["types"][ref.removeprefix("#/types/")]
+        if "enum" in typed:
+            allowed = [choice["value"] for choice in typed["enum"]]
+            return [] if value in allowed else [f"{path}: not one of {allowed}"]
         if not isinstance(value, dict):
             return [f"{path}: not an object"]
         problems = [f"{path}.{key}: unknown" for key in value if key not in typed["properties"]]
@@ -315,3 +329,132 @@ def test_bad_arguments_are_refused_before_any_resource_with_the_specs_messages()
         "resources[0].provider (default): the first cloud resource must have provider Azure (AKS): the platform "
         "refuses 'The first cloud resource on cloud <id> must have provider AZURE'",
     ]
+
+
+# --- the schema as other languages read it -------------------------------------------------
+
+METASCHEMA = ROOT / "tests" / "fixtures" / "pulumi" / "package-metaschema.json"
+
+
+def metaschema() -> dict[str, Any]:
+    """Pulumi's package metaschema (tests/fixtures/pulumi/README.md says where it is from).
+    Its patterns are ECMA-262, as JSON Schema's are; Python's `re` spells a named group
+    `(?P<name>...)`, which is the one construct of them it reads differently."""
+    loaded: dict[str, Any] = json.loads(METASCHEMA.read_text(encoding="utf-8").replace("(?<", "(?P<"))
+    return loaded
+
+
+def test_the_schema_is_a_pulumi_package_schema(schema: dict[str, Any]) -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(metaschema())
+    assert [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(schema)] == []
+    # ... and the validator sees a broken one.
+    broken = json.loads(json.dumps(schema))
+    broken["types"][TYPES + "CapacityType"]["enum"][0] = {"name": "OnDemand"}
+    broken["resources"][TOKEN]["inputProperties"]["cloud"]["secret"] = "yes"
+    assert len(list(validator.iter_errors(broken))) == 2
+
+
+def test_every_secret_is_marked_secret(schema: dict[str, Any]) -> None:
+    marked = sorted(
+        f"{name.removeprefix(TYPES)}.{key}"
+        for name, typed in schema["types"].items()
+        for key, prop in typed.get("properties", {}).items()
+        if prop.get("secret")
+    )
+    assert marked == [
+        "CloudResourceConfig.cliToken",
+        "CloudResourceConfig.kubeconfig",
+        "CredentialsConfig.accessKeyId",
+        "CredentialsConfig.secretAccessKey",
+        "CredentialsSecretsConfig.accessKeyId",
+        "CredentialsSecretsConfig.secretAccessKey",
+        "ResourceSecretsConfig.cliToken",
+        "ResourceSecretsConfig.kubeconfig",
+    ]
+    outputs = component(schema)["properties"]
+    assert [key for key, prop in outputs.items() if prop.get("secret")] == ["kubeconfigs"]
+    assert not any(prop.get("secret") for prop in component(schema)["inputProperties"].values())
+
+
+def test_closed_sets_are_enum_types(schema: dict[str, Any]) -> None:
+    def values(name: str) -> list[Any]:
+        typed = type_of(schema, name)
+        assert typed["type"] == "string"
+        return [choice["value"] for choice in typed["enum"]]
+
+    assert values("Provider") == ["Azure", "AWS", "GCP", "Generic"]
+    assert values("CapacityType") == ["ON_DEMAND", "SPOT"]
+    assert values("SkuTier") == ["Free", "Standard", "Premium"]
+    assert values("RegistrySku") == ["Basic", "Standard", "Premium"]
+    assert values("ReleaseChannel") == ["RAPID", "REGULAR", "STABLE", "EXTENDED"]
+    assert values("BatchScheduler") == ["none", "volcano", "yunikorn", "kueue", "scheduler-plugins", "kai"]
+    resource = type_of(schema, "CloudResourceConfig")["properties"]
+    assert resource["provider"]["$ref"] == "#/types/anyscale-cloud:index:Provider"
+    assert "type" not in resource["provider"]
+    pool = type_of(schema, "NodePoolConfig")["properties"]
+    assert pool["capacityType"]["$ref"] == "#/types/anyscale-cloud:index:CapacityType"
+    cluster = type_of(schema, "ClusterConfig")["properties"]
+    assert cluster["skuTier"]["$ref"] == "#/types/anyscale-cloud:index:SkuTier"
+
+
+def test_the_enum_values_are_the_specs() -> None:
+    """One source: the values are the models' Literals, so a new choice reaches the schema."""
+    from typing import get_args
+
+    from config.aks import AksClusterSpec
+    from config.pools import NodePoolSpec
+    from config.typed_args import closed_sets
+
+    sets = closed_sets()
+    assert sets[("ClusterConfig", "skuTier")] == get_args(AksClusterSpec.model_fields["sku_tier"].annotation)
+    assert sets[("NodePoolConfig", "capacityType")] == get_args(NodePoolSpec.model_fields["capacity_type"].annotation)
+
+
+REPOSITORY_WORDS = re.compile(
+    r"\b(config|policy|components|spec|stacks|docs)/[\w/.-]+\.(py|json|yaml)\b|platform\.md|pulumi config "
+)
+
+
+def test_descriptions_speak_to_a_component_user(schema: dict[str, Any]) -> None:
+    found: list[str] = []
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            text = node.get("description")
+            if isinstance(text, str) and REPOSITORY_WORDS.search(text):
+                found.append(f"{where}: {text}")
+            for key, child in node.items():
+                walk(child, f"{where}.{key}")
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                walk(child, f"{where}[{index}]")
+
+    walk(schema, "")
+    assert found == []
+    resource = type_of(schema, "CloudResourceConfig")["properties"]
+    assert resource["kubeconfig"]["description"] == "Generic only: a Pulumi secret"
+    pool = type_of(schema, "NodePoolConfig")
+    assert pool["description"] == "A worker pool. Tainted so that only Anyscale workloads land on it."
+
+
+def test_each_language_has_the_packages_own_name(schema: dict[str, Any]) -> None:
+    language = schema["language"]
+    assert language["nodejs"]["packageName"] == "@anyscale-cloud/anyscale-cloud"
+    assert language["python"]["packageName"] == "anyscale_cloud"
+    assert language["go"]["importBasePath"] == "github.com/anyscale/anyscale-cloud/sdk/go/anyscalecloud"
+    assert language["csharp"]["rootNamespace"] == "AnyscaleCloud"
+    assert language["java"]["basePackage"] == "io.github.anyscale"
+    assert "pulumi" not in json.dumps(language).lower()
+    # Each block is what Pulumi's codegen reads for that language (the metaschema's own
+    # definitions, which its top level does not apply to `language`).
+    import jsonschema
+
+    definitions = metaschema()
+    for name in ("nodejs", "python", "go", "csharp", "java"):
+        spec = {"$ref": f"#/$defs/{name}LanguageSpec", "$defs": definitions["$defs"]}
+        problems = [e.message for e in jsonschema.Draft202012Validator(spec).iter_errors(language[name])]
+        assert problems == [], name
+        known = definitions["$defs"][f"{name}LanguageSpec"]["properties"]
+        assert set(language[name]) <= set(known), name
