@@ -31,4 +31,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    from preflight.heap import fewer_collections
+
+    fewer_collections()
     sys.exit(main(sys.argv[1:]))

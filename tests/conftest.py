@@ -31,6 +31,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+# Every worker runs the program under mocks many times: the collector tuned as the
+# `preflight` commands tune it (preflight/heap.py), before the SDKs are imported.
+from preflight.heap import fewer_collections  # noqa: E402
+
+fewer_collections()
+
 from preflight.runtime import Plan, run_program  # noqa: E402
 from preflight.stackfile import read_stack_file, stack_path  # noqa: E402
 from tests.plans import ENV as PLANS_ENV  # noqa: E402
