@@ -69,7 +69,9 @@ def test_public_to_private_is_refused_with_the_way(changes: list[Change]) -> Non
 def test_entra_id_and_local_accounts_off_at_once_is_two_steps(changes: list[Change], base: Plan) -> None:
     cluster = change_of(changes, "default-aks")
     assert any(r.startswith("REFUSED: Entra ID and local accounts off in one change") for r in cluster.reasons)
-    assert any("Two steps: first add adminGroupObjectIds with disableLocalAccounts: false" in r for r in refused(cluster))
+    assert any(
+        "Two steps: first add adminGroupObjectIds with disableLocalAccounts: false" in r for r in refused(cluster)
+    )
     # The second step alone (Entra ID already on) is not refused.
     step_one = copy.deepcopy(base)
     aks = next(r for r in step_one["resources"] if r["name"] == "default-aks")
@@ -78,7 +80,9 @@ def test_entra_id_and_local_accounts_off_at_once_is_two_steps(changes: list[Chan
     next(r for r in step_two["resources"] if r["name"] == "default-aks")["inputs"]["disableLocalAccounts"] = True
     assert refused(change_of(diff_plans(step_one, step_two), "default-aks")) == []
     # Turning Entra ID off again is refused: AKS keeps managed Entra ID once on.
-    assert any("cannot be turned off once on" in r for r in refused(change_of(diff_plans(step_one, base), "default-aks")))
+    assert any(
+        "cannot be turned off once on" in r for r in refused(change_of(diff_plans(step_one, base), "default-aks"))
+    )
 
 
 def test_a_system_pool_edit_is_refused_not_silently_dropped(changes: list[Change]) -> None:
@@ -97,7 +101,8 @@ def test_a_minor_upgrade_names_the_system_pool_step(changes: list[Change]) -> No
     assert any(
         note.startswith('the system pool stays at its version ("1.36")')
         and "az aks nodepool upgrade -g rg-ml-platform-dev --cluster-name aks-ml-platform-dev-default --name system "
-        "--kubernetes-version 1.37" in note
+        "--kubernetes-version 1.37"
+        in note
         for note in cluster.notes
     )
 
