@@ -13,7 +13,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from policy.rules.platform import REGISTRATION_REPLACING_PATHS
-from preflight.disruption import disruption_reasons, version_reasons
+from preflight.disruption import bucket_name_input, disruption_reasons, same_name_bucket_reason, version_reasons
 from preflight.planfile import (
     PLACEHOLDER_RE,
     SECRET,
@@ -28,6 +28,7 @@ from preflight.planfile import (
     short_type,
     type_matches,
 )
+from preflight.refusals import refused_updates, system_pool_notes
 from preflight.replacements import PROVIDER_REPLACES
 from preflight.scaling import scaling_risks
 
@@ -350,6 +351,13 @@ def _change_of(urn: str, base_graph: Graph, head_graph: Graph, renewed: set[str]
     change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource, base_resource) + risks
     if change.action == "update":
         change.reasons += version_reasons(base_resource, resource)
+    # What the cloud refuses or never receives, whatever the provider plans.
+    change.reasons += refused_updates(base_resource, resource, change.action)
+    if change.action == "replace":
+        renamed = any(p.path == bucket_name_input(resource) for p in change.properties)
+        change.reasons += same_name_bucket_reason(resource, options, base_resource, renamed)
+    if change.action != "same":
+        change.notes += system_pool_notes(base_resource, resource)
     change.disruptive = bool(change.reasons)
     return change
 

@@ -48,6 +48,46 @@ def registration_reasons(resource: Resource, action: str, owner: str | None) -> 
     return reasons
 
 
+# The input holding a bucket's global name (a storage account's, an S3 or GCS bucket's).
+BUCKET_NAME_INPUTS = {
+    "azure-native:storage:StorageAccount": "accountName",
+    "aws:s3:Bucket": "bucket",
+    "aws:s3:BucketV2": "bucket",
+    "gcp:storage:Bucket": "name",
+}
+
+
+def bucket_name_input(resource: Resource) -> str | None:
+    return next((k for pattern, k in BUCKET_NAME_INPUTS.items() if type_matches(resource, pattern)), None)
+
+
+def bucket_name(resource: Resource) -> Any:
+    key = bucket_name_input(resource)
+    return (resource.get("inputs") or {}).get(key) if key else None
+
+
+def same_name_bucket_reason(
+    resource: Resource, options: dict[str, Any], base: Resource | None, renamed: bool
+) -> list[str]:
+    """A replaced bucket that keeps its global name: the create collides with the old one
+    (still there: replacements create first, and retainOnDelete keeps it even when deleted).
+    `renamed`: the name input changed, or reads a replaced resource (a new random suffix)."""
+    name = bucket_name(resource)
+    if base is None or name is None or renamed or bucket_name(base) != name:
+        return []
+    if options.get("deleteBeforeReplace") and not options.get("retainOnDelete"):
+        return []
+    kind = bucket_kind(resource) or "bucket"
+    return [
+        f"REFUSED: the replacement keeps the {kind}'s name {json.dumps(name)}, which is global: the cloud refuses "
+        f"to create it while the old {kind} exists ('already exists', 'already taken'), and "
+        + ("retainOnDelete keeps the old one. " if options.get("retainOnDelete") else "replacements create first. ")
+        + "Revert the change (a storage region is chosen once); to move the data, create a bucket in the new "
+        "region, copy the data (azcopy, aws s3 sync, gcloud storage rsync), then name it in storage.bucket (an "
+        "existing bucket), or add a cloud resource under a new name, whose bucket gets a new name."
+    ]
+
+
 def bucket_reasons(resource: Resource, action: str, options: dict[str, Any]) -> list[str]:
     kind = bucket_kind(resource) or "bucket"
     if options.get("retainOnDelete"):

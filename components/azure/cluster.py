@@ -150,8 +150,12 @@ def noninteractive_kubeconfig(text: str, mode: str) -> str:
     ]
     kubelogin = [e for e in execs if e.get("command") == "kubelogin"]
     if not kubelogin:
+        # AKS answers with a certificate kubeconfig when the cluster has no Entra ID yet: Entra ID
+        # and local accounts off in one change (preflight diff refuses it: preflight/refusals.py).
         raise ValueError(
-            "the cluster's user kubeconfig (format=exec) has no kubelogin exec user: cannot make it non-interactive"
+            "the cluster's user kubeconfig (format=exec) has no kubelogin exec user: cannot make it non-interactive. "
+            "If the cluster has no Entra ID yet, turn it on first (adminGroupObjectIds with disableLocalAccounts: "
+            "false) and apply, then set disableLocalAccounts: true"
         )
     for entry in kubelogin:
         entry["args"] = kubelogin_args(entry.get("args") or [], mode)

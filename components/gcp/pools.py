@@ -105,9 +105,9 @@ def node_pool(
             # Pods get their Kubernetes service account's identity, not the node's.
             "workload_metadata_config": {"mode": "GKE_METADATA"},
         },
-        # Per pool, not the cluster's private_cluster_config: GKE updates a pool's setting
-        # in place (a surge upgrade of its nodes), while the cluster's replaces the cluster
-        # (terraform-provider-google#20495).
+        # Per pool as well as the cluster's default (components/gcp/cluster.py): GKE updates a
+        # pool's setting in place (a surge upgrade of its nodes), and the cluster's default
+        # applies only to pools created after it.
         **({"network_config": {"enable_private_nodes": True}} if shared.private_nodes else {}),
         # Changing the initial count would replace the pool; the autoscaler owns the size.
         # The pool's name is fixed: a replacement deletes the old pool first, or the new

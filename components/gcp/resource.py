@@ -40,7 +40,7 @@ class GkeTarget(pulumi.ComponentResource):
         scope = AfterApis(ctx, self, provider, tuple(apis))
         network = build_network(scope, spec)
         nodes = build_node_account(scope, spec)
-        cluster = build_cluster(scope, spec, network)
+        cluster = build_cluster(scope, spec, network, nodes)
         # Pools wait for their account's grants: a node without them cannot pull images
         # from Artifact Registry or write its logs, and GKE reports the pool unhealthy.
         shared = PoolArgs(cluster, nodes.account.email, network.private_nodes, list(nodes.grants))

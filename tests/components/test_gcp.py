@@ -217,8 +217,15 @@ def test_cluster(plan: Plan) -> None:
         "ipAllocationPolicy": {"clusterSecondaryRangeName": "pods", "servicesSecondaryRangeName": "services"},
         "workloadIdentityConfig": {"workloadPool": "my-gcp-project.svc.id.goog"},
         "deletionProtection": False,
+        # The default pool (removed once the cluster is up) runs as the nodes' own account,
+        # and without external IPs in the network the program made with a Cloud NAT.
+        "nodeConfig": {"serviceAccount": NODE_EMAIL, "oauthScopes": ["https://www.googleapis.com/auth/cloud-platform"]},
+        "privateClusterConfig": {"enablePrivateNodes": True},
     }
     assert cluster["options"]["protect"] is False
+    # The default pool's account has its grants before the cluster is made.
+    grants = {plan.named(f"{NAME}-node-sa-{k}")["urn"] for k in ("node", "images")}
+    assert grants <= set(cluster["dependsOn"])
 
 
 def test_system_pool(plan: Plan) -> None:

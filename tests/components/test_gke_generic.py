@@ -169,9 +169,10 @@ def test_every_pool_runs_as_the_node_account(plan: Plan) -> None:
         f"{NAME}-pool-system",
     ]
     assert {p["inputs"]["nodeConfig"]["serviceAccount"] for p in pools if p["name"].startswith(NAME)} == {NODE_EMAIL}
-    # No cluster-level node config beside the pools (the provider's advice), and ignored.
+    # The cluster's node config is the default pool's (removed once the cluster is up): the
+    # same account, and ignored after creation (a refresh reads another pool's into it).
     cluster = plan.named(f"{NAME}-gke")
-    assert "nodeConfig" not in cluster["inputs"]
+    assert cluster["inputs"]["nodeConfig"]["serviceAccount"] == NODE_EMAIL
     assert cluster["options"]["ignoreChanges"] == ["nodeConfig"]
     grants = {
         (g["inputs"]["project"], g["inputs"]["role"], g["inputs"]["member"])

@@ -405,10 +405,12 @@ def test_a_one_minor_upgrade_of_the_example_is_in_place_and_not_disruptive(examp
     }
     assert not [c for c in changes if c.disruptive]
     # The system pool's version sits in the cluster's agentPoolProfiles, which the program
-    # ignores after creation (AKS lists the worker pools there too): the diff says so, and
-    # docs/operations.md "Upgrades" gives the step that moves it.
+    # ignores after creation (AKS lists the worker pools there too): the diff says so and
+    # names the step that moves it (preflight/refusals.py; docs/operations.md "Upgrades").
     aks = next(c for c in changes if c.name == "default-aks")
-    assert aks.notes == ["ignored (ignoreChanges): agentPoolProfiles[0].orchestratorVersion"]
+    assert aks.notes[0] == "ignored (ignoreChanges): agentPoolProfiles[0].orchestratorVersion"
+    assert len(aks.notes) == 2 and aks.notes[1].startswith('the system pool stays at its version ("1.35")')
+    assert "--name system --kubernetes-version 1.36`" in aks.notes[1]
 
 
 @pytest.mark.parametrize("value", ["20261201", "2026-W49-2", "2026-12-1"])

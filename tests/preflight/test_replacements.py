@@ -6,14 +6,18 @@ refused with the way through; never as an in-place update. Paths are literals fr
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from preflight.changes import Change, diff_plans
-from preflight.replacements import PROVIDER_REPLACES
+from preflight.replacements import PROVIDER_REPLACES, TERRAFORM_FORCE_NEW
 from tests.conftest import stack_values
 from tests.plans import recorded
+
+TWO_RESOURCES = Path(__file__).parents[1] / "fixtures" / "plans" / "two_resources.json"
 
 
 def rows(type_token: str) -> set[str]:
@@ -81,3 +85,73 @@ def test_an_agent_pool_follows_the_providers_rule(path: str, value: object, acti
     # The program's own replaceOnChanges left out: the provider's rule alone decides.
     pool["options"]["replaceOnChanges"] = []
     assert change_of(diff_plans(base, head), "default-pool-cpu").action == action
+
+
+# --------------------------------------------------------------------------------
+# The Terraform providers' ForceNew fields behind pulumi-aws and pulumi-gcp
+
+
+def test_the_terraform_rows_are_pinned_to_their_sources() -> None:
+    """Each row as read upstream: type, input path, file:line (the schema key's line)."""
+    got = {(row.type, row.path): row.source for row in TERRAFORM_FORCE_NEW}
+    assert got[("gcp:container:Cluster", "network")] == (
+        "google-beta/services/container/resource_container_cluster.go:1812"
+    )
+    assert got[("gcp:container:Cluster", "ipAllocationPolicy")] == (
+        "google-beta/services/container/resource_container_cluster.go:2059"
+    )
+    assert got[("gcp:container:NodePool", "nodeConfig.serviceAccount")] == (
+        "google-beta/services/container/node_config.go:643"
+    )
+    assert got[("gcp:storage:Bucket", "location")] == "google-beta/services/storage/resource_storage_bucket.go:193"
+    assert got[("aws:eks:Cluster", "roleArn")] == "internal/service/eks/cluster.go:385"
+    assert got[("aws:eks:NodeGroup", "subnetIds")] == "internal/service/eks/node_group.go:248"
+    assert got[("aws:s3:Bucket", "bucket")] == "internal/service/s3/bucket.go:46"
+    # The types whose replacement loses data or service are all covered.
+    assert {row.type for row in TERRAFORM_FORCE_NEW} == {
+        "gcp:container:Cluster",
+        "gcp:container:NodePool",
+        "gcp:storage:Bucket",
+        "gcp:serviceaccount:Account",
+        "aws:eks:Cluster",
+        "aws:eks:NodeGroup",
+        "aws:s3:Bucket",
+        "aws:s3:BucketV2",
+    }
+    # Updatable upstream: no row (GKE resizes a pool's machines in place; EKS updates
+    # a cluster's subnets and endpoint access, and a node group's sizes and version).
+    assert not {
+        ("gcp:container:NodePool", "nodeConfig.machineType"),
+        ("gcp:container:Cluster", "minMasterVersion"),
+        ("aws:eks:Cluster", "vpcConfig.subnetIds"),
+        ("aws:eks:Cluster", "version"),
+        ("aws:eks:NodeGroup", "scalingConfig.maxSize"),
+        ("aws:eks:NodeGroup", "version"),
+    } & set(got)
+    assert all(len(row.commit) == 40 and row.source.rsplit(":", 1)[1].isdigit() for row in TERRAFORM_FORCE_NEW)
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "value", "action"),
+    [
+        # ForceNew upstream, and not in the program's replaceOnChanges: the provider's rule decides.
+        ("aws-usw2-eks", ["accessConfig"], {"bootstrapClusterCreatorAdminPermissions": False}, "replace"),
+        ("aws-usw2-eks", ["vpcConfig", "endpointPublicAccess"], False, "update"),
+        ("aws-usw2-cpu", ["subnetIds"], ["subnet-other"], "replace"),
+        ("aws-usw2-cpu", ["scalingConfig", "maxSize"], 7, "update"),
+    ],
+)
+def test_an_eks_change_follows_the_terraform_rule(name: str, path: list[str], value: object, action: str) -> None:
+    base = json.loads(TWO_RESOURCES.read_text())
+    head = copy.deepcopy(base)
+    resource = next(r for r in head["resources"] if r["name"] == name)
+    resource["options"]["replaceOnChanges"] = []
+    target = resource["inputs"]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    change = change_of(diff_plans(base, head), name)
+    assert change.action == action
+    if name == "aws-usw2-eks" and action == "replace":
+        # The cluster keeps its name: refused with the way through.
+        assert any(reason.startswith("REFUSED: the replacement keeps the name") for reason in change.reasons)
