@@ -76,6 +76,11 @@ def gpu_pools(provider: str) -> list[dict[str, Any]]:
         if gpu == "T4" and provider == "GCP":
             pool["gpu"]["count"] = 2
         pools.append(pool)
+    if provider == "AWS":
+        # Nine node groups at the default maxCount outgrow the default VPC's private subnets
+        # (config/capacity.py); this stack is about labels and accelerators, not sizes.
+        for pool in pools:
+            pool["maxCount"] = 3
     return pools
 
 
