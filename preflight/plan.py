@@ -15,8 +15,8 @@ import pulumi
 
 from config import SpecError
 from preflight import planfile
-from preflight.project import ProjectError
 from preflight.escape import printable, printable_document
+from preflight.project import ProjectError
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
