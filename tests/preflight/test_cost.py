@@ -373,9 +373,7 @@ def test_preflight_plan_prints_the_totals_after_its_summary():
     result = preflight_in_process("plan", "--stack", "dev")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    line = (
-        "Cost per hour (list prices of 2026-12-01): $0.387 idle, $16.131 at maximum"
-    )
+    line = "Cost per hour (list prices of 2026-12-01): $0.387 idle, $16.131 at maximum"
     assert line in lines
     assert lines.index(line) < lines.index("Rollout estimate (typical durations; estimates only)")
 

@@ -271,7 +271,11 @@ def excerpt_problems(sample: tuple[str, ...], output: str) -> list[str]:
         at = next((i for i in range(start, len(have) - len(run) + 1) if have[i : i + len(run)] == run), None)
         if at is None:
             near = next((i for i in range(start, len(have)) if have[i] == run[0]), None)
-            where = "" if near is None else f" (its first line is there, then the output reads {have[near : near + len(run)]!r})"
+            where = (
+                ""
+                if near is None
+                else f" (its first line is there, then the output reads {have[near : near + len(run)]!r})"
+            )
             return [f"not in the output, in this order: {run!r}{where}"]
         start = at + len(run)
     return []

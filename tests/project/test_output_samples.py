@@ -37,7 +37,9 @@ def output_of(command: str) -> str:
     if words[:1] == ["preflight"]:
         words = words[1:]
     verb, rest = words[0], words[1:]
-    assert len(rest) == 2 and rest[0] == "--stack", f"an output mark names `preflight <verb> --stack <stack>`: {command}"
+    assert len(rest) == 2 and rest[0] == "--stack", (
+        f"an output mark names `preflight <verb> --stack <stack>`: {command}"
+    )
     plan = recorded(rest[1], stack_values(rest[1]))
     if verb == "plan":
         return plan_command.render(plan, WIDTH, color=False)
