@@ -7,11 +7,15 @@ rejected before a single resource is declared.
 
 from __future__ import annotations
 
+import difflib
+import re
+import types
+import typing
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, Tag, ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
@@ -24,6 +28,7 @@ from config.raw import clear_secrets, printable, raw_problems
 from config.resources import pools_quota
 from config.secrets import merge_secrets
 from config.stack import StackSpec
+from config.types import KUBERNETES_VERSION_PATTERN
 from policy.rules.platform import PROVIDERS
 
 
@@ -59,64 +64,115 @@ def load_spec(
     `deploying` (the program under `pulumi up`): a Kubernetes minor refused only because its
     support ended on a past day is not a problem here but an advisory (`advisories`), so that
     no deploy fails because of the date; `preflight validate` leaves it False."""
+    # Every problem of the file in one run: a missing key, the secrets map, the document-wide
+    # rules, the models and (where the models cannot be built) the Kubernetes versions are
+    # all collected before anything is raised.
     raw = {"cloud": cloud, "resources": resources}
     missing = [
         Problem(key, None, f"is required: set `{CONFIG_KEYS[key]}` in the stack file")
         for key, value in raw.items()
         if value is None
     ]
-    if missing:
-        raise SpecError(missing)
-    resources, secret_problems = merge_secrets(resources, secrets)
-    if secret_problems:
-        raise SpecError([Problem(path, name, message) for path, name, message in secret_problems])
-    raw["resources"] = resources
+    present = {key: value for key, value in raw.items() if value is not None}
+    secret_problems: list[tuple[str, str | None, str]] = []
+    if "resources" in present:
+        present["resources"], secret_problems = merge_secrets(resources, secrets)
+        resources = present["resources"]
     # Document-wide rules first; the models' own message for the same value would only
     # repeat it (or echo a secret back).
-    early = [
+    early = missing + [
         Problem(config_path(list(loc)), _resource_name(list(loc), resources), message)
-        for loc, message in raw_problems(raw)
+        for loc, message in raw_problems(present)
     ]
+    early += [Problem(path, name, message) for path, name, message in secret_problems]
     try:
         # camelCase only, as documented: the Python field names (resource_group) are for
         # the code, not the stack file.
-        spec = StackSpec.model_validate(raw, by_alias=True, by_name=False)
+        spec = StackSpec.model_validate(present, by_alias=True, by_name=False)
     except ValidationError as error:
         later = [p for p in _problems(error, resources) if not any(_within(p.path, e.path) for e in early)]
-        raise SpecError(sorted(early + later, key=_problem_order)) from None
-    if early:
-        raise SpecError(early)
+        # The versions are judged on the model; where it could not be built, on the file's values.
+        found = early + later
+        versions = [
+            Problem(*where)
+            for where, verdict in _raw_versions(resources, today)
+            if verdict.refusal
+            and not (deploying and verdict.dated)
+            and not any(_within(where[0], p.path) for p in found)
+        ]
+        raise SpecError(sorted(found + versions, key=_problem_order)) from None
     refused = [
         Problem(*where)
         for where, verdict in _versions(spec, today)
         if verdict.refusal and not (deploying and verdict.dated)
     ]
-    if refused:
-        raise SpecError(refused)
+    if early or refused:
+        raise SpecError(sorted(early + refused, key=_problem_order))
     return resolve_defaults(spec)
 
 
-def _versions(spec: StackSpec, today: date | None) -> list[tuple[tuple[str, str | None, str], currency.Verdict]]:
+Judged = list[tuple[tuple[str, str | None, str], currency.Verdict]]
+# What a cluster's version is judged on: index, name, provider, version, region, and whether
+# it has what its provider's extended support needs.
+Cluster = tuple[int, str | None, str, str, str, bool]
+
+
+def _judge(clusters: list[Cluster], today: date | None) -> Judged:
     """Each cluster's Kubernetes version against the calendar: (path, name, message), verdict."""
     day = today or currency.today()
-    out: list[tuple[tuple[str, str | None, str], currency.Verdict]] = []
+    out: Judged = []
+    for index, name, provider, version, region, extended in clusters:
+        path = f"resources[{index}].cluster.kubernetesVersion"
+        for verdict in (
+            currency.judge(provider, version, day, extended=extended),
+            currency.patch(provider, version, region),
+        ):
+            if verdict.refusal or verdict.advisory:
+                out.append(((path, name, verdict.refusal or verdict.advisory or ""), verdict))
+    return out
+
+
+def _extended(provider: str, support_plan: Any, release_channel: Any) -> bool:
+    return {
+        "Azure": support_plan == "AKSLongTermSupport",
+        "AWS": True,  # extended support is on by default (upgrade policy EXTENDED)
+        "GCP": release_channel == "EXTENDED",
+    }[provider]
+
+
+def _versions(spec: StackSpec, today: date | None) -> Judged:
+    clusters: list[Cluster] = []
     for index, resource in enumerate(spec.resources):
         cluster = getattr(resource, "cluster", None)
         if cluster is None:
             continue  # Generic: the user's cluster, the user's version
-        extended = {
-            "Azure": getattr(cluster, "support_plan", None) == "AKSLongTermSupport",
-            "AWS": True,  # extended support is on by default (upgrade policy EXTENDED)
-            "GCP": getattr(cluster, "release_channel", None) == "EXTENDED",
-        }[resource.provider_name]
-        path = f"resources[{index}].cluster.kubernetesVersion"
-        for verdict in (
-            currency.judge(resource.provider_name, cluster.kubernetes_version, day, extended=extended),
-            currency.patch(resource.provider_name, cluster.kubernetes_version, resource.region),
-        ):
-            if verdict.refusal or verdict.advisory:
-                out.append(((path, resource.name, verdict.refusal or verdict.advisory or ""), verdict))
-    return out
+        extended = _extended(
+            resource.provider_name, getattr(cluster, "support_plan", None), getattr(cluster, "release_channel", None)
+        )
+        clusters.append(
+            (index, resource.name, resource.provider_name, cluster.kubernetes_version, resource.region, extended)
+        )
+    return _judge(clusters, today)
+
+
+def _raw_versions(resources: Any, today: date | None) -> Judged:
+    """The versions a stack file writes, judged where the models could not be built: only
+    those whose provider, version and region are plain valid text (the models report the
+    rest), so that a refused minor shows in the same run as the file's other problems."""
+    clusters: list[Cluster] = []
+    for index, item in enumerate(resources if isinstance(resources, list) else []):
+        cluster = item.get("cluster") if isinstance(item, dict) else None
+        if not isinstance(cluster, dict):
+            continue
+        provider, version, region = item.get("provider"), cluster.get("kubernetesVersion"), item.get("region")
+        if provider not in ("Azure", "AWS", "GCP") or not isinstance(version, str) or not isinstance(region, str):
+            continue
+        if not re.fullmatch(KUBERNETES_VERSION_PATTERN, version):
+            continue
+        name = item.get("name") if isinstance(item.get("name"), str) else None
+        extended = _extended(provider, cluster.get("supportPlan"), cluster.get("releaseChannel"))
+        clusters.append((index, name, provider, version, region, extended))
+    return _judge(clusters, today)
 
 
 def resolve_defaults(spec: StackSpec) -> StackSpec:
@@ -261,7 +317,13 @@ def _message(item: ErrorDetails) -> str:
         key = item["loc"][-1] if item["loc"] else ""
         if isinstance(key, str) and "_" in key and to_camel(key) != key:
             return f"unknown key: the stack config is camelCase, write `{to_camel(key)}`"
+        nearest = _nearest_key(list(item["loc"]))
+        if nearest:
+            return f"unknown key: did you mean `{nearest}`? (see the config reference in docs/configuration.md)"
         return "unknown key (check the spelling; see the config reference in docs/configuration.md)"
+    read = _yaml_reading(kind, item.get("input"))
+    if read:
+        return read
     if kind == "missing":
         return "is required"
     if kind == "provider":
@@ -290,3 +352,84 @@ def _resource_name(loc: list[Any], resources: Any) -> str | None:
         name = item.get("name") if isinstance(item, dict) else None
         return name if isinstance(name, str) else None
     return None
+
+
+# --- what YAML read, and the key that was meant ---------------------------------------------------
+
+
+def _yaml_reading(kind: str, value: Any) -> str | None:
+    """The typical YAML slip behind a type error, said as what YAML read and how to write it:
+    an unquoted `1.30` is the number 1.3 where text is expected; a quoted "true" is text where
+    a boolean is. A number read from a stack file by preflight keeps its spelling (`yaml_text`,
+    preflight/inputs.py); from the Pulumi CLI's JSON it has none."""
+    if kind == "string_type" and isinstance(value, bool):
+        word = "true" if value else "false"
+        return f'YAML read {word} as a boolean, not text: write it quoted: "{word}"'
+    if kind == "string_type" and isinstance(value, int | float):
+        text = getattr(value, "yaml_text", None)
+        if isinstance(text, str):
+            return f'YAML read {text} as the number {value!r}, not text: write it quoted: "{text}"'
+        return (
+            f"YAML read the number {value!r} where text is expected: write it quoted, as you mean it "
+            '(an unquoted 1.30 is the number 1.3: write "1.30")'
+        )
+    if kind == "bool_type" and isinstance(value, str) and value.lower() in ("true", "false"):
+        return f"YAML read {value!r} as text (it is quoted), not a boolean: write it unquoted: {value.lower()}"
+    if kind in ("int_type", "float_type") and isinstance(value, str):
+        try:
+            number = int(value) if kind == "int_type" else float(value)
+        except ValueError:
+            return None
+        return f"YAML read {value!r} as text (it is quoted), not a number: write it unquoted: {number}"
+    return None
+
+
+def _nearest_key(loc: list[Any]) -> str | None:
+    """The allowed key nearest a misspelt one (`nodePols` -> `nodePools`), or None."""
+    if not loc or not isinstance(loc[-1], str):
+        return None
+    allowed = _keys_at(loc[:-1])
+    key = loc[-1]
+    same_letters = [k for k in allowed if k.lower() == key.lower()]
+    if same_letters:
+        return same_letters[0]
+    close = difflib.get_close_matches(key, sorted(allowed), n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
+def _expand(annotation: Any, tag: str | None = None) -> list[tuple[str | None, Any]]:
+    """The types behind an annotation, each with its union tag: Annotated and unions opened."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        inner, *metadata = typing.get_args(annotation)
+        found = next((m.tag for m in metadata if isinstance(m, Tag)), tag)
+        return _expand(inner, found)
+    if origin is typing.Union or origin is types.UnionType:
+        return [t for arg in typing.get_args(annotation) for t in _expand(arg, tag)]
+    return [(tag, annotation)]
+
+
+def _keys_at(loc: list[Any]) -> set[str]:
+    """The keys the stack file may write at `loc` (a pydantic error location), from the models."""
+    candidates = _expand(StackSpec)
+    for part in loc:
+        if isinstance(part, str) and part in _TAGS and any(tag for tag, _ in candidates):
+            candidates = [(tag, t) for tag, t in candidates if tag == part]
+            continue
+        following: list[tuple[str | None, Any]] = []
+        for _, kind in candidates:
+            args = typing.get_args(kind)
+            if isinstance(part, int) and typing.get_origin(kind) in (list, tuple) and args:
+                following += _expand(args[0])
+            elif isinstance(part, str) and typing.get_origin(kind) is dict and len(args) == 2:
+                following += _expand(args[1])
+            elif isinstance(part, str) and isinstance(kind, type) and issubclass(kind, BaseModel):
+                for name, field in kind.model_fields.items():
+                    if part in (name, field.alias):
+                        following += _expand(field.annotation)
+        candidates = following
+    keys: set[str] = set()
+    for _, kind in candidates:
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            keys |= {field.alias or name for name, field in kind.model_fields.items()}
+    return keys
