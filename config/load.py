@@ -24,7 +24,7 @@ from config.hints import nearest_key, yaml_reading
 from config.pools import disk_size, gpu_count
 from config.raw import clear_secrets, printable, raw_problems
 from config.resources import pools_quota
-from config.secrets import merge_secrets
+from config.secrets import SECRET_PATHS, merge_secrets
 from config.stack import StackSpec
 from config.types import KUBERNETES_VERSION_PATTERN
 from policy.rules.platform import PROVIDERS
@@ -89,6 +89,9 @@ def load_spec(
         spec = StackSpec.model_validate(present, by_alias=True, by_name=False)
     except ValidationError as error:
         later = [p for p in _problems(error, resources) if not any(_within(p.path, e.path) for e in early)]
+        if secret_problems:
+            # A secret the broken map did not deliver is missing only because of that problem.
+            later = [p for p in later if not (p.message == "is required" and _is_secret_path(p.path))]
         # The versions are judged on the model; where it could not be built, on the file's values.
         found = early + later
         versions = [
@@ -269,6 +272,12 @@ def clear_secret_advisories(cloud: Any, resources: Any, secrets: Any = None) -> 
         )
         for loc, name in locations
     ]
+
+
+def _is_secret_path(path: str) -> bool:
+    """resources[i].<a secret's key>: kubeconfig, cliToken, storage.credentials.<key>."""
+    head, _, rest = path.partition("].")
+    return head.startswith("resources[") and any(rest == ".".join(p) for p in SECRET_PATHS)
 
 
 def _within(path: str, outer: str) -> bool:

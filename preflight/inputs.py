@@ -83,6 +83,17 @@ class YamlFloat(float):
     yaml_text: str
 
 
+# Written back out (a test or a tool re-dumping a stack file), they are plain numbers.
+for _dumper in {
+    yaml.SafeDumper,
+    yaml.Dumper,
+    getattr(yaml, "CSafeDumper", yaml.SafeDumper),
+    getattr(yaml, "CDumper", yaml.Dumper),
+}:
+    _dumper.add_representer(YamlInt, yaml.representer.SafeRepresenter.represent_int)
+    _dumper.add_representer(YamlFloat, yaml.representer.SafeRepresenter.represent_float)
+
+
 def _spelt(value: Any, text: str) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
