@@ -137,9 +137,28 @@ def flatten(prefix: str, value: Any) -> dict[str, Any]:
     return {prefix: value}
 
 
+# The chart's own `workloads.instanceTypes.defaults` (anyscale-operator 1.8.0 values.yaml,
+# lines 182-201): three CPU shapes, and 8CPU-32GB-1xT4, left out below.
+CHART_CPU_DEFAULTS = (Shape("2CPU-8GB", 2, 8), Shape("4CPU-16GB", 4, 16), Shape("8CPU-32GB", 8, 32))
+ENABLE_DEFAULTS = "workloads.instanceTypes.enableDefaults"
+
+
+def default_settings() -> dict[str, Any]:
+    """The chart's default shapes less its T4 one. 8CPU-32GB-1xT4 has no toleration for the
+    GPU taints every GPU pool here carries (nodepools.pool_taints) and no node selector, so
+    it fits no pool the program makes: it would be offered to users with its pods Pending
+    (the scheduling view's "fits on no pool"). Each GPU pool gets a shape of its own instead
+    (pool_shape). values.yaml (lines 203-205): with `enableDefaults: false` the `additional`
+    types replace the defaults, so the CPU defaults are given there as the chart writes them."""
+    settings: dict[str, Any] = {ENABLE_DEFAULTS: False}
+    for shape in CHART_CPU_DEFAULTS:
+        settings |= flatten(f"{PREFIX}.{shape.name}", shape.values())
+    return settings
+
+
 def instance_type_settings(provider: str, pools: Sequence[NodePoolSpec]) -> dict[str, Any]:
     """The operator settings (flat chart keys) for the pools' instance types."""
-    settings: dict[str, Any] = {}
+    settings: dict[str, Any] = default_settings()
     for shape in pool_shapes(provider, pools):
         settings |= flatten(f"{PREFIX}.{shape.name}", shape.values())
     return settings

@@ -7,6 +7,7 @@ rejected before a single resource is declared.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -19,11 +20,13 @@ from config import currency
 from config.aks import AksClusterSpec
 from config.data import azure_availability
 from config.gke import GkeClusterSpec
+from config.hints import nearest_key, yaml_reading
 from config.pools import disk_size, gpu_count
 from config.raw import clear_secrets, printable, raw_problems
 from config.resources import pools_quota
-from config.secrets import merge_secrets
+from config.secrets import SECRET_PATHS, merge_secrets
 from config.stack import StackSpec
+from config.types import KUBERNETES_VERSION_PATTERN
 from policy.rules.platform import PROVIDERS
 
 
@@ -59,64 +62,119 @@ def load_spec(
     `deploying` (the program under `pulumi up`): a Kubernetes minor refused only because its
     support ended on a past day is not a problem here but an advisory (`advisories`), so that
     no deploy fails because of the date; `preflight validate` leaves it False."""
+    # Every problem of the file in one run: a missing key, the secrets map, the document-wide
+    # rules, the models and (where the models cannot be built) the Kubernetes versions are
+    # all collected before anything is raised.
     raw = {"cloud": cloud, "resources": resources}
     missing = [
         Problem(key, None, f"is required: set `{CONFIG_KEYS[key]}` in the stack file")
         for key, value in raw.items()
         if value is None
     ]
-    if missing:
-        raise SpecError(missing)
-    resources, secret_problems = merge_secrets(resources, secrets)
-    if secret_problems:
-        raise SpecError([Problem(path, name, message) for path, name, message in secret_problems])
-    raw["resources"] = resources
+    present = {key: value for key, value in raw.items() if value is not None}
+    secret_problems: list[tuple[str, str | None, str]] = []
+    if "resources" in present:
+        present["resources"], secret_problems = merge_secrets(resources, secrets)
+        resources = present["resources"]
     # Document-wide rules first; the models' own message for the same value would only
     # repeat it (or echo a secret back).
-    early = [
+    early = missing + [
         Problem(config_path(list(loc)), _resource_name(list(loc), resources), message)
-        for loc, message in raw_problems(raw)
+        for loc, message in raw_problems(present)
     ]
+    early += [Problem(path, name, message) for path, name, message in secret_problems]
     try:
         # camelCase only, as documented: the Python field names (resource_group) are for
         # the code, not the stack file.
-        spec = StackSpec.model_validate(raw, by_alias=True, by_name=False)
+        spec = StackSpec.model_validate(present, by_alias=True, by_name=False)
     except ValidationError as error:
         later = [p for p in _problems(error, resources) if not any(_within(p.path, e.path) for e in early)]
-        raise SpecError(sorted(early + later, key=_problem_order)) from None
-    if early:
-        raise SpecError(early)
+        if secret_problems:
+            # A secret the broken map did not deliver is missing only because of that problem.
+            later = [p for p in later if not (p.message == "is required" and _is_secret_path(p.path))]
+        # The versions are judged on the model; where it could not be built, on the file's values.
+        found = early + later
+        versions = [
+            Problem(*where)
+            for where, verdict in _raw_versions(resources, today)
+            if verdict.refusal
+            and not (deploying and verdict.dated)
+            and not any(_within(where[0], p.path) for p in found)
+        ]
+        raise SpecError(sorted(found + versions, key=_problem_order)) from None
     refused = [
         Problem(*where)
         for where, verdict in _versions(spec, today)
         if verdict.refusal and not (deploying and verdict.dated)
     ]
-    if refused:
-        raise SpecError(refused)
+    if early or refused:
+        raise SpecError(sorted(early + refused, key=_problem_order))
     return resolve_defaults(spec)
 
 
-def _versions(spec: StackSpec, today: date | None) -> list[tuple[tuple[str, str | None, str], currency.Verdict]]:
+Judged = list[tuple[tuple[str, str | None, str], currency.Verdict]]
+# What a cluster's version is judged on: index, name, provider, version, region, and whether
+# it has what its provider's extended support needs.
+Cluster = tuple[int, str | None, str, str, str, bool]
+
+
+def _judge(clusters: list[Cluster], today: date | None) -> Judged:
     """Each cluster's Kubernetes version against the calendar: (path, name, message), verdict."""
     day = today or currency.today()
-    out: list[tuple[tuple[str, str | None, str], currency.Verdict]] = []
+    out: Judged = []
+    for index, name, provider, version, region, extended in clusters:
+        path = f"resources[{index}].cluster.kubernetesVersion"
+        for verdict in (
+            currency.judge(provider, version, day, extended=extended),
+            currency.patch(provider, version, region),
+        ):
+            if verdict.refusal or verdict.advisory:
+                out.append(((path, name, verdict.refusal or verdict.advisory or ""), verdict))
+    return out
+
+
+def _extended(provider: str, support_plan: Any, release_channel: Any) -> bool:
+    extended: dict[str, bool] = {
+        "Azure": support_plan == "AKSLongTermSupport",
+        "AWS": True,  # extended support is on by default (upgrade policy EXTENDED)
+        "GCP": release_channel == "EXTENDED",
+    }
+    return extended[provider]
+
+
+def _versions(spec: StackSpec, today: date | None) -> Judged:
+    clusters: list[Cluster] = []
     for index, resource in enumerate(spec.resources):
         cluster = getattr(resource, "cluster", None)
         if cluster is None:
             continue  # Generic: the user's cluster, the user's version
-        extended = {
-            "Azure": getattr(cluster, "support_plan", None) == "AKSLongTermSupport",
-            "AWS": True,  # extended support is on by default (upgrade policy EXTENDED)
-            "GCP": getattr(cluster, "release_channel", None) == "EXTENDED",
-        }[resource.provider_name]
-        path = f"resources[{index}].cluster.kubernetesVersion"
-        for verdict in (
-            currency.judge(resource.provider_name, cluster.kubernetes_version, day, extended=extended),
-            currency.patch(resource.provider_name, cluster.kubernetes_version, resource.region),
-        ):
-            if verdict.refusal or verdict.advisory:
-                out.append(((path, resource.name, verdict.refusal or verdict.advisory or ""), verdict))
-    return out
+        extended = _extended(
+            resource.provider_name, getattr(cluster, "support_plan", None), getattr(cluster, "release_channel", None)
+        )
+        clusters.append(
+            (index, resource.name, resource.provider_name, cluster.kubernetes_version, resource.region, extended)
+        )
+    return _judge(clusters, today)
+
+
+def _raw_versions(resources: Any, today: date | None) -> Judged:
+    """The versions a stack file writes, judged where the models could not be built: only
+    those whose provider, version and region are plain valid text (the models report the
+    rest), so that a refused minor shows in the same run as the file's other problems."""
+    clusters: list[Cluster] = []
+    for index, item in enumerate(resources if isinstance(resources, list) else []):
+        cluster = item.get("cluster") if isinstance(item, dict) else None
+        if not isinstance(cluster, dict):
+            continue
+        provider, version, region = item.get("provider"), cluster.get("kubernetesVersion"), item.get("region")
+        if provider not in ("Azure", "AWS", "GCP") or not isinstance(version, str) or not isinstance(region, str):
+            continue
+        if not re.fullmatch(KUBERNETES_VERSION_PATTERN, version):
+            continue
+        name = item.get("name") if isinstance(item.get("name"), str) else None
+        extended = _extended(provider, cluster.get("supportPlan"), cluster.get("releaseChannel"))
+        clusters.append((index, name, provider, version, region, extended))
+    return _judge(clusters, today)
 
 
 def resolve_defaults(spec: StackSpec) -> StackSpec:
@@ -216,6 +274,12 @@ def clear_secret_advisories(cloud: Any, resources: Any, secrets: Any = None) -> 
     ]
 
 
+def _is_secret_path(path: str) -> bool:
+    """resources[i].<a secret's key>: kubeconfig, cliToken, storage.credentials.<key>."""
+    head, _, rest = path.partition("].")
+    return head.startswith("resources[") and any(rest == ".".join(p) for p in SECRET_PATHS)
+
+
 def _within(path: str, outer: str) -> bool:
     return path == outer or path.startswith((outer + ".", outer + "["))
 
@@ -261,7 +325,13 @@ def _message(item: ErrorDetails) -> str:
         key = item["loc"][-1] if item["loc"] else ""
         if isinstance(key, str) and "_" in key and to_camel(key) != key:
             return f"unknown key: the stack config is camelCase, write `{to_camel(key)}`"
+        nearest = nearest_key(list(item["loc"]))
+        if nearest:
+            return f"unknown key: did you mean `{nearest}`? (see the config reference in docs/configuration.md)"
         return "unknown key (check the spelling; see the config reference in docs/configuration.md)"
+    read = yaml_reading(kind, item.get("input"))
+    if read:
+        return read
     if kind == "missing":
         return "is required"
     if kind == "provider":

@@ -69,6 +69,39 @@ def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
 PLAIN_TAG = "tag:anyscale-cloud,2026:plain"
 
 
+class YamlInt(int):
+    """An integer read from a plain scalar, with its spelling in the file (`yaml_text`): a
+    message can then say what YAML read ("YAML read 1.30 as the number 1.3"). Equal to,
+    and serialised as, the plain int."""
+
+    yaml_text: str
+
+
+class YamlFloat(float):
+    """A float read from a plain scalar, with its spelling in the file (see YamlInt)."""
+
+    yaml_text: str
+
+
+# Written back out (a test or a tool re-dumping a stack file), they are plain numbers.
+for _dumper in {
+    yaml.SafeDumper,
+    yaml.Dumper,
+    getattr(yaml, "CSafeDumper", yaml.SafeDumper),
+    getattr(yaml, "CDumper", yaml.Dumper),
+}:
+    _dumper.add_representer(YamlInt, yaml.representer.SafeRepresenter.represent_int)
+    _dumper.add_representer(YamlFloat, yaml.representer.SafeRepresenter.represent_float)
+
+
+def _spelt(value: Any, text: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    spelt: YamlInt | YamlFloat = YamlInt(value) if isinstance(value, int) else YamlFloat(value)
+    spelt.yaml_text = text
+    return spelt
+
+
 class _StrictLoader(_YAML_BASE):  # type: ignore[misc]
     """Safe loading of JSON-shaped data only, and a duplicate key is an error instead of
     'the last one wins'. Plain scalars are resolved as the Pulumi CLI resolves them (YAML
@@ -88,7 +121,8 @@ class _StrictLoader(_YAML_BASE):  # type: ignore[misc]
 
     def _plain(self, node: yaml.ScalarNode) -> Any:
         try:
-            return resolve_plain(self.construct_scalar(node))
+            text = self.construct_scalar(node)
+            return _spelt(resolve_plain(text), text)
         except Ambiguous as error:
             mark = node.start_mark
             raise InputError(f"line {mark.line + 1}, column {mark.column + 1}: {error}") from None

@@ -16,6 +16,7 @@ import pulumi
 from config import SpecError
 from preflight import planfile
 from preflight.escape import printable, printable_document
+from preflight.project import ProjectError
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
@@ -30,7 +31,7 @@ def record(stack: str, path: Path | None = None, first_preview: bool = False) ->
 
 
 # What recording a stack can fail with; report_record_error turns each into an exit code.
-RECORD_ERRORS = (StackFileError, SpecError, pulumi.RunError)
+RECORD_ERRORS = (StackFileError, ProjectError, SpecError, pulumi.RunError)
 
 
 def report_record_error(error: Exception) -> int:
@@ -40,7 +41,7 @@ def report_record_error(error: Exception) -> int:
             print(problem)
         return 1
     print(f"error: {printable(str(error))}", file=sys.stderr)
-    return 2 if isinstance(error, StackFileError) else 1
+    return 2 if isinstance(error, StackFileError | ProjectError) else 1
 
 
 def write_json(plan: Plan, path: str) -> None:

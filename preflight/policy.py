@@ -27,7 +27,6 @@ import math
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -50,7 +49,6 @@ from preflight.plan import RECORD_ERRORS, report_record_error
 from preflight.plan import record as record_stack
 from preflight.planfile import UNKNOWN, Graph, PlanError, read, resource_name, validate
 
-ROOT = Path(__file__).resolve().parent.parent
 LEVELS = {level.value: level for level in EnforcementLevel}
 LEVEL_NAMES = ", ".join(LEVELS)  # advisory, mandatory, remediate, disabled
 ALL = "all"  # the config key that sets every policy's level

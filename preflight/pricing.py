@@ -1,11 +1,11 @@
 """What a plan can cost per hour, per cloud resource and in total, at idle and at maximum:
 the figures behind `preflight cost`, the cost in `preflight diff` and the plan summary.
 
-At idle: control planes, node pools at their minimum, NAT gateways, the gateway's load
-balancer, the registry. At maximum: every pool at its maximum. List prices from the
+At idle: control planes, node pools at their minimum, NAT gateways and their public IPv4
+addresses, the gateway's load balancer, the registry. At maximum: every pool at its maximum. List prices from the
 dated table `config/data/prices.py`; spot at the on-demand price (the most it can bill).
-Not counted: egress and data processed, disks beyond the OS disk, public IPs, support
-plans, the platform's own fees. An item without a price (an instance type, a region, a
+Not counted: egress and data processed, disks beyond the OS disk, the public IPs a cluster
+makes for itself, support plans, the platform's own fees. An item without a price (an instance type, a region, a
 SKU) is listed as not priced and left out of the sums, which then read as lower bounds
 (`≥ $X`, "at least $X") with the count of items left out.
 
@@ -24,7 +24,10 @@ from preflight.escape import printable
 from preflight.pack_import import pack_module
 from preflight.planfile import Plan, plan_resources
 
-NOT_COUNTED = "egress and data processed, disks beyond the OS disk, public IPs, support plans, the platform's own fees"
+NOT_COUNTED = (
+    "egress and data processed, storage by the GB, disks beyond the OS disk, the public IPs a cluster makes "
+    "for itself, support plans, the platform's own fees"
+)
 
 
 def groups_of(plan: Plan) -> list[Any]:
@@ -86,7 +89,7 @@ def render(groups: list[Any]) -> str:
     spot = "spot at the on-demand price" if SPOT_DISCOUNT == 0 else f"spot at {SPOT_DISCOUNT:.0%} off"
     counted = (
         f"Counted: control planes, node pools (idle at their minimum, maximum at their maximum; {spot}), "
-        f"NAT gateways, load balancers, the registry. Not counted: {NOT_COUNTED}."
+        f"NAT gateways and their public IPs, load balancers, the registry. Not counted: {NOT_COUNTED}."
     )
     lines += textwrap.wrap(counted, width=88)
     return "\n".join(lines) + "\n"

@@ -18,11 +18,10 @@ from pulumi.runtime.proto import resource_pb2
 
 from components import sdk_internals
 from components.sdk_internals import WIRE_SECRET, WIRE_SIG, WIRE_UNKNOWN
-from preflight import planfile
+from preflight import planfile, project
 from preflight.outputs import invoke_result, resource_state
 
-PROJECT = "anyscale-cloud"
-ROOT = Path(__file__).resolve().parent.parent
+PROJECT = project.NAME
 
 
 def redact(value: Any) -> Any:
@@ -188,9 +187,11 @@ def run_program(stack: str, values: dict[str, Any], first_preview: bool = False,
         config, secret_keys = config_from_values(values)
         pulumi.runtime.set_all_config(config, secret_keys)
         sdk_internals.start_mock_runtime(monitor, PROJECT, stack)
-        os.chdir(ROOT)
+        # The program runs in its project folder, as the Pulumi CLI runs it.
+        main = program or project.program_path()
+        os.chdir(project.project_dir())
         with sdk_internals.without_source_positions():
-            sdk_internals.run_to_completion(lambda: _run_main(program or ROOT / "__main__.py"))
+            sdk_internals.run_to_completion(lambda: _run_main(main))
     finally:
         os.chdir(cwd)
         loop.run_until_complete(loop.shutdown_default_executor())

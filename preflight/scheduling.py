@@ -164,6 +164,11 @@ def _cpu(text: Any) -> float:
     return float(text[:-1]) / 1000 if text.endswith("m") else float(text)
 
 
+def _spelt(resources: dict[str, Any]) -> dict[str, Any]:
+    """Resources as text: the AKS extension's settings are strings ("2"), Helm's values not."""
+    return {k: [str(i) for i in v] if isinstance(v, list) else str(v) for k, v in resources.items()}
+
+
 def _instance_types(values: dict[str, Any]) -> list[InstanceType]:
     config = (values.get("workloads") or {}).get("instanceTypes") or {}
     enable_defaults = str(config.get("enableDefaults", True)).lower() != "false"
@@ -181,7 +186,8 @@ def _instance_types(values: dict[str, Any]) -> list[InstanceType]:
                 accelerators[0] if accelerators else None,
                 dict(item.get("nodeSelector") or {}),
                 [t for t in item.get("tolerations") or [] if t],
-                chart_default=name in CHART_DEFAULTS and name not in (config.get("additional") or {}),
+                # The chart's shape, from its defaults or given again as the chart writes it.
+                chart_default=name in CHART_DEFAULTS and _spelt(resources) == _spelt(CHART_DEFAULTS[name]["resources"]),
             )
         )
     return found

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from preflight import project
 from preflight.inputs import InputError, load_yaml, read_text
 
 NAMESPACE = "anyscale-cloud"
 KNOWN_KEYS = {"cloud", "resources", "secrets"}
-STACKS_DIR = Path(__file__).resolve().parent.parent / "stacks"
 
 
 class StackFileError(Exception):
@@ -34,7 +34,12 @@ class StackFile:
 
 
 def stack_path(stack: str) -> Path:
-    return STACKS_DIR / f"Pulumi.{stack}.yaml"
+    """The stack's file in the project's stack folder (preflight/project.py), wherever the
+    command runs from."""
+    try:
+        return project.stacks_dir() / f"Pulumi.{stack}.yaml"
+    except (project.ProjectError, InputError) as error:
+        raise StackFileError(str(error)) from None
 
 
 def read_stack_file(path: str | Path) -> StackFile:

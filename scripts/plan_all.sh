@@ -179,11 +179,20 @@ for stack in "${STACKS[@]}"; do
     policy="not run"
     echo "- Policy: not run, \`preflight/policy.py\` is not in this tree yet." >>"$sections"
   else
-    log "policy $stack"
-    if (cd "$ROOT" && "$HEAD_PY" -m preflight policy --plan "$head_json") >"$LOGS/$stack.policy.log" 2>&1; then
+    # The gate is the base's pack, run by the base's own code over this change's plan, so
+    # that an edit to policy/ cannot weaken the check it is gated by; this change's pack
+    # runs after it as advice only. Without a usable base, this change's pack is the gate.
+    # (The workflow and this script are still the pull request's: docs/deploying.md, "What
+    # a pull request's checks can promise", and .github/CODEOWNERS.)
+    gate_dir=$ROOT gate_py=$HEAD_PY gate_pack="this change's pack"
+    if [[ -z $base_unavailable && -f $BASE_DIR/preflight/policy.py ]]; then
+      gate_dir=$BASE_DIR gate_py=$BASE_DIR/venv/bin/python gate_pack="the base's pack"
+    fi
+    log "policy $stack ($gate_pack)"
+    if (cd "$gate_dir" && "$gate_py" -m preflight policy --plan "$head_json") >"$LOGS/$stack.policy.log" 2>&1; then
       policy="passed"
       {
-        echo "<details><summary>Policy: passed</summary>"
+        echo "<details><summary>Policy: passed ($gate_pack)</summary>"
         echo
         fenced "$LOGS/$stack.policy.log"
         echo "</details>"
@@ -192,9 +201,18 @@ for stack in "${STACKS[@]}"; do
       policy="**failed**"
       failures=$((failures + 1))
       {
-        echo "**Policy: failed** (\`python -m preflight policy --plan $stack.head.json\`):"
+        echo "**Policy: failed** ($gate_pack; \`python -m preflight policy --plan $stack.head.json\`):"
         echo
         fenced "$LOGS/$stack.policy.log"
+      } >>"$sections"
+    fi
+    if [[ $gate_dir != "$ROOT" ]]; then
+      (cd "$ROOT" && "$HEAD_PY" -m preflight policy --plan "$head_json") >"$LOGS/$stack.policy-head.log" 2>&1 || true
+      {
+        echo "<details><summary>Policy of this change's pack (advice, not a gate)</summary>"
+        echo
+        fenced "$LOGS/$stack.policy-head.log"
+        echo "</details>"
       } >>"$sections"
     fi
   fi

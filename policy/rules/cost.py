@@ -2,12 +2,14 @@
 prices of `rules/prices.py`.
 
 At idle: control planes, every node pool at its minimum (the autoscaler's floor; system
-pools at their minimum, which is their size by default), NAT gateways, the gateway's
-load balancer and the registry. At maximum: the same with every pool at its maximum.
+pools at their minimum, which is their size by default), NAT gateways and their public
+IPv4 addresses, the gateway's load balancer and the registry. At maximum: the same with every pool at its maximum.
 Spot pools are priced at the on-demand price (prices.SPOT_DISCOUNT). Not counted:
-egress and data processed, disks beyond what the instance price includes, public IPs,
-support plans, the platform's own fees. Whatever has no price, or a count not known
-before the deploy, is listed as not priced and left out of the sums, never guessed.
+egress and data processed, disks beyond what the instance price includes, the public IPs
+a cluster makes for itself, support plans, the platform's own fees. Whatever has no price, or a count not known
+before the deploy, is listed as not priced and left out of the sums, never guessed. Every
+other resource type a shipped stack creates is in `prices.NOT_BILLED`, with the reason it
+adds nothing to an hourly figure.
 
 The same arithmetic serves `preflight cost`, `preflight diff` and the pack's budget
 policy; each hands it plain records (rules/plan_records.py `Record`), whatever it read them
@@ -24,6 +26,7 @@ from rules.plan_records import (
     AGENT_POOL,
     CLOUD_RESOURCE,
     EKS_CLUSTER,
+    ELASTIC_IP,
     GATEWAY,
     GKE_CLUSTER,
     MANAGED_CLUSTER,
@@ -47,6 +50,7 @@ PRICED = (
     EKS_CLUSTER,
     NODE_GROUP,
     NAT_GATEWAY,
+    ELASTIC_IP,
     GKE_CLUSTER,
     NODE_POOL,
     GATEWAY,
@@ -130,6 +134,9 @@ def record_lines(record: Record, provider: str, region: str) -> list[Line]:
     if type_is(kind, NAT_GATEWAY):
         price = prices.NAT_GATEWAY_HOURLY.get(provider, {}).get(region)
         return [_fixed("NAT gateway", price, f"NAT gateway in {region} not priced")]
+    if type_is(kind, ELASTIC_IP):
+        price = prices.PUBLIC_IPV4_HOURLY.get(provider)
+        return [_fixed("public IPv4 address", price, f"{provider} public IPv4 address not priced")]
     if type_is(kind, GKE_CLUSTER):
         lines = [_fixed("GKE control plane", prices.GKE_CONTROL_PLANE_HOURLY, "not priced")]
         if get(props, "removeDefaultNodePool") is not True:

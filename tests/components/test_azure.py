@@ -136,6 +136,14 @@ def test_operator_extension(plan: Plan) -> None:
         "workloads.instanceTypes.additional.15CPU-56GB.resources.CPU": "15",
         "workloads.instanceTypes.additional.15CPU-56GB.resources.memory": "56Gi",
         "workloads.instanceTypes.additional.15CPU-56GB.nodeSelector.node\\.kubernetes\\.io/instance-type": "Standard_D16s_v5",
+        # The chart's defaults less 8CPU-32GB-1xT4 (values.yaml 182-205: `additional` replaces them).
+        "workloads.instanceTypes.enableDefaults": "false",
+        "workloads.instanceTypes.additional.2CPU-8GB.resources.CPU": "2",
+        "workloads.instanceTypes.additional.2CPU-8GB.resources.memory": "8Gi",
+        "workloads.instanceTypes.additional.4CPU-16GB.resources.CPU": "4",
+        "workloads.instanceTypes.additional.4CPU-16GB.resources.memory": "16Gi",
+        "workloads.instanceTypes.additional.8CPU-32GB.resources.CPU": "8",
+        "workloads.instanceTypes.additional.8CPU-32GB.resources.memory": "32Gi",
     }
 
 

@@ -139,10 +139,16 @@ def test_provider_unknown() -> None:
 
 
 @pytest.mark.parametrize(
-    "path",
-    [("cloud", "locaton"), ("res", "regoin"), ("storage", "bukcet"), ("cluster", "nodepools"), ("addons", "kuberay2")],
+    ("path", "meant"),
+    [
+        (("cloud", "locaton"), "location"),
+        (("res", "regoin"), "region"),
+        (("storage", "bukcet"), "bucket"),
+        (("cluster", "nodepools"), "nodePools"),
+        (("addons", "kuberay2"), "kuberay"),
+    ],
 )
-def test_unknown_keys_are_errors(path: tuple[str, str]) -> None:
+def test_unknown_keys_are_errors(path: tuple[str, str], meant: str) -> None:
     cloud, resources = config()
     where, key = path
     if where == "cloud":
@@ -155,7 +161,15 @@ def test_unknown_keys_are_errors(path: tuple[str, str]) -> None:
         resources[0].setdefault(where, {})[key] = "x"
         expected = f"resources[0].{where}.{key} (default)"
     assert only_problem(cloud, resources) == (
-        f"{expected}: unknown key (check the spelling; see the config reference in docs/configuration.md)"
+        f"{expected}: unknown key: did you mean `{meant}`? (see the config reference in docs/configuration.md)"
+    )
+
+
+def test_an_unknown_key_near_no_allowed_one_gets_no_guess() -> None:
+    cloud, resources = config()
+    cloud["zzzqqq"] = "x"
+    assert only_problem(cloud, resources) == (
+        "cloud.zzzqqq: unknown key (check the spelling; see the config reference in docs/configuration.md)"
     )
 
 

@@ -112,11 +112,12 @@ def test_the_error_text_is_one_problem_per_line() -> None:
 
 
 def test_an_unknown_capitalised_key_is_a_spelling_mistake_not_snake_case() -> None:
-    # Only a snake_case key gets the camelCase hint; `Region` gets the plain one.
+    # Only a snake_case key gets the camelCase hint; `Region` gets the key of the same letters.
     resources = example_resources()
     resources[1]["Region"] = "us-west-2"
     assert problems(resources) == [
-        "resources[1].Region (aws-usw2): unknown key (check the spelling; see the config reference in docs/configuration.md)"
+        "resources[1].Region (aws-usw2): unknown key: did you mean `region`? (see the config reference in "
+        "docs/configuration.md)"
     ]
 
 

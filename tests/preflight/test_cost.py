@@ -216,9 +216,9 @@ def test_eks_counts_control_plane_nat_and_node_groups_and_gke_attached_gpus_are_
 def test_the_example_stack_per_cloud_resource():
     groups = by_name(json.loads((GOLDEN / "plan-example.json").read_text(encoding="utf-8")))
     assert {name: (g.idle, g.maximum, len(g.not_priced)) for name, g in groups.items()} == {
-        "cloud": (0.0, 0.0, 1),  # the Premium registry
-        "aws-usw2": (0.337, 16.081, 1),
-        "default": (0.292, 20.852, 1),
+        "cloud": (0.0695, 0.0695, 0),  # the Premium registry: $1.667 a day / 24
+        "aws-usw2": (0.342, 16.086, 1),  # with the NAT gateway's public IPv4 ($0.005)
+        "default": (0.317, 20.877, 0),  # with the gateway's Standard load balancer ($0.025)
         "gcp-usc1": (0.259, 16.065, 0),
         "onprem": (0.0, 0.0, 1),
     }
@@ -272,19 +272,23 @@ def test_cost_of_the_example_stack_prints_each_cloud_resource_and_the_total(tmp_
     lines = result.stdout.splitlines()
     assert lines[0] == "Hourly cost, list prices of 2026-12-01 (USD; estimates only)"
     # A sum that leaves out an item not priced is a lower bound, and says how many it leaves out.
-    assert "  default              ≥ $0.292      ≥ $20.852  (1 not priced)" in lines
+    assert "  default                $0.317        $20.877" in lines
+    assert "  aws-usw2             ≥ $0.342      ≥ $16.086  (1 not priced)" in lines
     assert "  gcp-usc1               $0.259        $16.065" in lines
-    assert "  total                ≥ $0.888      ≥ $52.998  (4 not priced)" in lines
+    assert "  total                ≥ $0.988      ≥ $53.097  (2 not priced)" in lines
     assert "  pool default-pool-gput4: 0-4 x Standard_NC16as_T4_v3: $0.000 idle, $4.816 maximum" in lines
-    assert "  container registry (Premium): not priced (registry SKU Premium not priced)" in lines
-    assert "4 item(s) not priced: left out of the figures above, so those marked ≥ are lower bounds." in lines
+    # $1.667 a registry day / 24; the gateway on the cluster's Standard load balancer; the NAT gateway's IP.
+    assert "  container registry (Premium): $0.070 idle, $0.070 maximum" in lines
+    assert "  gateway load balancer: $0.025 idle, $0.025 maximum" in lines
+    assert "  public IPv4 address: $0.005 idle, $0.005 maximum" in lines
+    assert "2 item(s) not priced: left out of the figures above, so those marked ≥ are lower bounds." in lines
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert document["total"] == {"idleHourly": 0.888, "maximumHourly": 52.998, "notPriced": 4, "lowerBound": True}
+    assert document["total"] == {"idleHourly": 0.9875, "maximumHourly": 53.0975, "notPriced": 2, "lowerBound": True}
     lower = {r["name"]: r["lowerBound"] for r in document["cloudResources"]}
-    assert lower == {"cloud": True, "default": True, "aws-usw2": True, "gcp-usc1": False, "onprem": True}
+    assert lower == {"cloud": False, "default": False, "aws-usw2": True, "gcp-usc1": False, "onprem": True}
     assert document["pricesAsOf"] == "2026-12-01"
     default = next(r for r in document["cloudResources"] if r["name"] == "default")
-    assert (default["provider"], default["region"], default["maximumHourly"]) == ("Azure", "eastus2", 20.852)
+    assert (default["provider"], default["region"], default["maximumHourly"]) == ("Azure", "eastus2", 20.877)
 
 
 def test_cost_refuses_a_missing_plan_with_exit_2(tmp_path):
@@ -307,10 +311,10 @@ def test_doubling_a_gpu_pools_max_count_shows_its_cost_change_in_the_diff_markdo
     text = diff.render_markdown(diff.diff_plans(base, head), rows)
     assert "#### Cost per hour (list prices of 2026-12-01; estimates only)" in text
     assert (  # 4 more x $1.204, of what is priced
-        "**idle ±$0.000, maximum +$4.816** of the priced items (4 item(s) not priced after, 4 before; figures "
+        "**idle ±$0.000, maximum +$4.816** of the priced items (2 item(s) not priced after, 2 before; figures "
         "marked ≥ are lower bounds)"
     ) in text.splitlines()
-    assert "| `default` | ≥ $0.292 -> ≥ $0.292 (±$0.000) | ≥ $20.852 -> ≥ $25.668 (+$4.816) | 1 |" in text
+    assert "| `default` | $0.317 -> $0.317 (±$0.000) | $20.877 -> $25.693 (+$4.816) | 0 |" in text
     assert "`aws-usw2`" not in text.split("#### Cost per hour")[1]  # unchanged resources are not listed
 
 
@@ -321,12 +325,12 @@ def test_the_diff_json_carries_each_cloud_resources_cost_before_and_after():
     rows = {row["cloudResource"]: row for row in document["cost"]["cloudResources"]}
     assert rows["default"] == {
         "cloudResource": "default",
-        "idle": {"base": 0.292, "head": 0.292, "change": 0.0},
-        "maximum": {"base": 20.852, "head": 25.668, "change": 4.816},
-        "notPriced": 1,
-        "notPricedBase": 1,
+        "idle": {"base": 0.317, "head": 0.317, "change": 0.0},
+        "maximum": {"base": 20.877, "head": 25.693, "change": 4.816},
+        "notPriced": 0,
+        "notPricedBase": 0,
     }
-    assert rows["aws-usw2"]["maximum"] == {"base": 16.081, "head": 16.081, "change": 0.0}
+    assert rows["aws-usw2"]["maximum"] == {"base": 16.086, "head": 16.086, "change": 0.0}
 
 
 def test_a_removed_cloud_resource_shows_its_cost_going_to_zero():
@@ -341,8 +345,7 @@ def test_a_removed_cloud_resource_shows_its_cost_going_to_zero():
 def test_the_plan_summary_shows_the_totals():
     plan = json.loads((GOLDEN / "plan-dev.json").read_text(encoding="utf-8"))
     assert cost.summary_line(plan, 160) == (
-        "Cost per hour (list prices of 2026-12-01): at least $0.292 idle, at least $16.036 at maximum (2 item(s) not "
-        "priced, left out)"
+        "Cost per hour (list prices of 2026-12-01): $0.387 idle, $16.131 at maximum"
     )
 
 
@@ -356,12 +359,12 @@ def test_the_budget_policy_flags_a_maximum_above_the_configured_budget():
         (
             "advisory",
             None,
-            "at maximum the stack can cost at least $53.00 per hour, above the budget of $50.00 (list prices of "
+            "at maximum the stack can cost at least $53.10 per hour, above the budget of $50.00 (list prices of "
             "2026-12-01; "
-            "largest: default $20.85, aws-usw2 $16.08, gcp-usc1 $16.07; 4 item(s) not priced are not in the sum)",
+            "largest: default $20.88, aws-usw2 $16.09, gcp-usc1 $16.07; 2 item(s) not priced are not in the sum)",
         )
     ]
-    assert [v for v in check_plan(plan, {"cost-budget": {"maximumHourlyUsd": 53}}) if v.policy == "cost-budget"] == []
+    assert [v for v in check_plan(plan, {"cost-budget": {"maximumHourlyUsd": 53.1}}) if v.policy == "cost-budget"] == []
     # The default budget, $100 an hour, leaves the example alone.
     assert [v for v in check_plan(plan) if v.policy == "cost-budget"] == []
 
@@ -370,10 +373,7 @@ def test_preflight_plan_prints_the_totals_after_its_summary():
     result = preflight_in_process("plan", "--stack", "dev")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    line = (
-        "Cost per hour (list prices of 2026-12-01): at least $0.292 idle, at least $16.036 at maximum (2 item(s) not "
-        "priced, left out)"
-    )
+    line = "Cost per hour (list prices of 2026-12-01): $0.387 idle, $16.131 at maximum"
     assert line in lines
     assert lines.index(line) < lines.index("Rollout estimate (typical durations; estimates only)")
 
@@ -381,9 +381,8 @@ def test_preflight_plan_prints_the_totals_after_its_summary():
 def test_the_summary_line_wraps_to_the_terminal():
     plan = json.loads((GOLDEN / "plan-dev.json").read_text(encoding="utf-8"))
     assert cost.summary_line(plan, 60).splitlines() == [
-        "Cost per hour (list prices of 2026-12-01): at least $0.292",
-        "  idle, at least $16.036 at maximum (2 item(s) not priced,",
-        "  left out)",
+        "Cost per hour (list prices of 2026-12-01): $0.387 idle,",
+        "  $16.131 at maximum",
     ]
 
 

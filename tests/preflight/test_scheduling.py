@@ -9,6 +9,7 @@ from the code under test), with the expected labels as literals.
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -352,3 +353,22 @@ def test_an_eks_pool_at_zero_carries_the_capacity_label_ray_pods_select_on(examp
     assert labels == {"system": "ON_DEMAND", "cpu": "ON_DEMAND", "cpuspot": "SPOT"}
     fits = {p.instance_type.name: (p.pools["ON_DEMAND"], p.pools["SPOT"]) for p in aws.placements}
     assert fits["15CPU-56GB"] == (["cpu"], ["cpuspot"])
+
+
+@pytest.mark.parametrize("golden", ["plan-dev.json", "plan-example.json"])
+def test_the_shipped_stacks_schedule_every_shape_without_a_warning(golden: str) -> None:
+    """The chart's 8CPU-32GB-1xT4 fits no pool the program makes (no toleration for its GPU
+    taints): left out, so the shipped stacks' views end without a `!` line."""
+    document = json.loads((ROOT / "tests" / "fixtures" / "golden" / golden).read_text(encoding="utf-8"))
+    text = render_scheduling(document)
+    assert "!" not in text and "8CPU-32GB-1xT4" not in text
+    settings = next(r for r in document["resources"] if r["name"] == "default-operator-extension")["inputs"][
+        "configurationSettings"
+    ]
+    # values.yaml: with enableDefaults false, `additional` replaces the defaults; the CPU ones come again.
+    assert settings["workloads.instanceTypes.enableDefaults"] == "false"
+    assert {k: v for k, v in settings.items() if ".2CPU-8GB." in k} == {
+        "workloads.instanceTypes.additional.2CPU-8GB.resources.CPU": "2",
+        "workloads.instanceTypes.additional.2CPU-8GB.resources.memory": "8Gi",
+    }
+    assert "(chart default)" in text  # the chart's shapes, given again, are still named as its own

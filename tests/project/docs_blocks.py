@@ -210,3 +210,72 @@ def anchors(markdown: str) -> set[str]:
 def links(markdown: str) -> list[str]:
     text = re.sub(r"(`+).+?\1", "", prose(markdown))  # not inside code spans
     return LINK.findall(text)
+
+
+# --- samples of the program's output ---------------------------------------------------------
+
+# `<!-- output: <command> -->` on the line before a ```text fence: the block quotes what that
+# command prints (tests/project/test_output_samples.py runs it and compares).
+OUTPUT_MARK = re.compile(r"^<!--\s*output:\s*(.+?)\s*-->\s*$")
+GAP = "..."  # a line of a sample that stands for lines left out
+
+
+@dataclass(frozen=True)
+class Sample:
+    line: int  # the opening fence's line
+    section: str  # the nearest `## ` heading above it
+    command: str  # from the output mark, "" when the block has none
+    lines: tuple[str, ...]
+
+
+def text_samples(markdown: str) -> list[Sample]:
+    """Every ```text block, with the command its output mark names."""
+    samples: list[Sample] = []
+    section, previous = "", ""
+    body: list[str] | None = None
+    opening, mark, in_other = 0, "", False
+    for number, raw in enumerate(markdown.splitlines(), start=1):
+        fence = FENCE.match(raw)
+        if body is not None:
+            if fence and not fence.group(2):
+                samples.append(Sample(opening, section, mark, tuple(body)))
+                body = None
+            else:
+                body.append(raw)
+            continue
+        if in_other:
+            in_other = not fence
+        elif fence and fence.group(2).lower() == "text":
+            found = OUTPUT_MARK.match(previous.strip())
+            body, opening, mark = [], number, found.group(1) if found else ""
+        elif fence:
+            in_other = True
+        elif raw.startswith("## "):
+            section = raw[3:].strip()
+        previous = raw
+    return samples
+
+
+def excerpt_problems(sample: tuple[str, ...], output: str) -> list[str]:
+    """A sample is an excerpt of the output: its runs of lines between `...` lines each
+    appear, whole and in that order, in the output (trailing spaces aside)."""
+    have = [line.rstrip() for line in output.splitlines()]
+    runs: list[list[str]] = [[]]
+    for line in sample:
+        if line.strip() == GAP:
+            runs.append([])
+        else:
+            runs[-1].append(line.rstrip())
+    start = 0
+    for run in (r for r in runs if r):
+        at = next((i for i in range(start, len(have) - len(run) + 1) if have[i : i + len(run)] == run), None)
+        if at is None:
+            near = next((i for i in range(start, len(have)) if have[i] == run[0]), None)
+            where = (
+                ""
+                if near is None
+                else f" (its first line is there, then the output reads {have[near : near + len(run)]!r})"
+            )
+            return [f"not in the output, in this order: {run!r}{where}"]
+        start = at + len(run)
+    return []

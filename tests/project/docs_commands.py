@@ -208,7 +208,12 @@ def unknown_preflight_arguments(args: list[str]) -> list[str]:
     """The verb must be one of preflight's, and the verb's own argparse parser must accept
     the arguments (parsing only: nothing runs). A verb without a `parser()` (validate reads
     its few arguments by hand) gets the flag check of any module."""
-    commands: dict[str, tuple[str, str]] = importlib.import_module("preflight.__main__").COMMANDS
+    entry = importlib.import_module("preflight.__main__")
+    commands: dict[str, tuple[str, str]] = entry.COMMANDS
+    if args and args[0] in (*entry.HELP, "--version"):
+        return []
+    if args and args[0] == "--project-dir":
+        args = args[2:]  # the global option: a folder, then the verb
     verb, rest = (args[0], args[1:]) if args else ("", [])
     if verb not in commands:
         return [f"`preflight {verb}`: no such verb (one of {', '.join(commands)})"]

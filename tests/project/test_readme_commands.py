@@ -81,9 +81,11 @@ from tests.project.docs_blocks import (
     anchors,
     code_part,
     code_spans,
+    excerpt_problems,
     links,
     parse,
     slug,
+    text_samples,
 )
 from tests.project.docs_commands import (
     STAMP,
@@ -295,6 +297,8 @@ def block_env(bin_dir: Path, pycache: Path) -> dict[str, str]:
     # instead, never into the shared venv or the repository.
     if env.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
         env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    # The README's samples of output are 100 columns wide (the plan's tree wraps to the terminal).
+    env["COLUMNS"] = "100"
     return env
 
 
@@ -393,6 +397,12 @@ def test_the_quick_start_runs(tmp_path: Path, tmp_path_factory: pytest.TempPathF
     assert status == 0, f"a command of README.md's quick start failed:\n{output[-6000:]}"
     assert "installing the lock" not in output, "a quick-start command reinstalled the venv"
     assert stamp_mtime() == before, "a quick-start command touched the venv's install stamp"
+    # Every sample of output in the quick start is what its commands printed in this run.
+    samples = [s for s in text_samples(read_page("README.md")) if s.section.startswith("Quick start")]
+    assert len(samples) >= 3, "the quick start's samples of output were not found"
+    for sample in samples:
+        problems = excerpt_problems(sample.lines, output)
+        assert not problems, f"README.md:{sample.line}: the quick start no longer prints this sample: {problems}"
 
 
 # --- the harness itself can fail ----------------------------------------------------------

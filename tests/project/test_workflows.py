@@ -176,6 +176,7 @@ NODE24_MAJORS = {
     "aws-actions/configure-aws-credentials": 6,
     "google-github-actions/auth": 3,
     "pulumi/actions": 7,
+    "actions/cache": 5,  # v5.0.5's action.yml: `using: 'node24'` (read 2026-12-02)
 }
 
 
