@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 import yaml
 
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests import crds, helm
+from tests.plans import recorded
 from tests.kuberay_stack import NAMES, values_with
 
 KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
@@ -24,7 +25,7 @@ KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
 
 @pytest.fixture(scope="module")
 def off() -> Plan:
-    return run_program("kuberay-off", values_with([{}, {}, {}, {}]))
+    return recorded("kuberay-off", values_with([{}, {}, {}, {}]))
 
 
 # Every resource: Kueue, metrics with kube-prometheus-stack, token auth, the smoke job.
@@ -36,27 +37,36 @@ FULL = {
 }
 
 
+def full_values() -> dict[str, Any]:
+    generic = {**FULL, "queueQuota": {"cpu": 64, "memoryGi": 256, "gpu": 2}}
+    return values_with([FULL, FULL, FULL, generic])
+
+
 @pytest.fixture(scope="module")
 def full() -> Plan:
-    generic = {**FULL, "queueQuota": {"cpu": 64, "memoryGi": 256, "gpu": 2}}
-    return run_program("kuberay-full", values_with([FULL, FULL, FULL, generic]))
+    return recorded("kuberay-full", full_values())
 
 
 # The other schedulers, one per provider, with other options alongside. scheduler-plugins
 # 0.33.5 needs Kubernetes 1.33: on EKS, where 1.33 is still created (in extended support).
 ROTATION = [
-    {"batchScheduler": "volcano", "smokeTest": True, "gpuSmokeTest": True, "metrics": True},
+    {"batchScheduler": "volcano", "smokeTest": True, "gpuSmokeTest": True},
     {"batchScheduler": "scheduler-plugins", "authentication": "kubernetes-rbac"},
     {"batchScheduler": "yunikorn"},
-    {"batchScheduler": "kai", "networkPolicy": True, "featureGates": {"RayCronJob": True}},
+    # metrics without installPrometheus: Generic only (a cluster of ours lacks the CRDs).
+    {"batchScheduler": "kai", "networkPolicy": True, "featureGates": {"RayCronJob": True}, "metrics": True},
 ]
+
+
+def rotation_values() -> dict[str, Any]:
+    values = values_with(ROTATION)
+    values["anyscale-cloud:resources"][1]["cluster"] = {"kubernetesVersion": "1.33"}
+    return values
 
 
 @pytest.fixture(scope="module")
 def rotation() -> Plan:
-    values = values_with(ROTATION)
-    values["anyscale-cloud:resources"][1]["cluster"] = {"kubernetesVersion": "1.33"}
-    return run_program("kuberay-rotation", values)
+    return recorded("kuberay-rotation", rotation_values())
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:
@@ -119,7 +129,7 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
             "1.14.4",
             "volcano-system",
             "https://volcano-sh.github.io/helm-charts",
-            {},
+            {"custom": ["scheduler_config_override"]},
             "volcano",
         ),
         (
@@ -129,7 +139,7 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
             "1.8.0",
             "yunikorn",
             "https://apache.github.io/yunikorn-release",
-            {"embedAdmissionController": False},
+            {"embedAdmissionController": False, "yunikornDefaults": ["queues.yaml"]},
             "yunikorn",
         ),
         (
@@ -149,7 +159,10 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
             "v0.12.6",
             "kai-scheduler",
             None,
-            {},
+            {
+                "admission": {"gpuPodRuntimeClassName": '""'},
+                "global": {"podLabelSelector": {"ray.io/is-ray-node": "yes"}},
+            },
             "kai-scheduler",
         ),
     ],
@@ -168,7 +181,9 @@ def test_scheduler_chart_and_operator_setting(
     i = inputs(rotation, f"{resource}-{key}")
     assert (i["chart"], i["version"], i["namespace"], i["createNamespace"]) == (chart, version, namespace, True)
     assert i.get("repositoryOpts") == ({"repo": repo} if repo else None)
-    assert i.get("values", {}) == chart_values
+    # Values given in full, or (a list) the keys whose rendered effect test_kuberay_flows.py follows.
+    got = i.get("values", {})
+    assert {k: sorted(v) if isinstance(chart_values[k], list) else v for k, v in got.items()} == chart_values
     # No node selector or tolerations: the untainted system pool is the only place they fit.
     assert "nodeSelector" not in json.dumps(i.get("values", {})) and "tolerations" not in json.dumps(
         i.get("values", {})
@@ -224,13 +239,28 @@ def quota(cpu: str, memory: str, gpu: str) -> list[dict[str, str]]:
     ]
 
 
-# Per resource: (flavor, nodeLabels, tolerations, quota at maxCount). The default pools are
+# Per resource: (flavor, nodeLabels, the pool's taints (as the tolerations matching them), the
+# flavor's own tolerations (the taints but the GPU ones, which a workload must tolerate itself),
+# quota at maxCount). The default pools are
 # 10 16-vCPU, 64 GiB nodes each (on-demand, spot); the primary adds 4 T4 nodes (16 vCPU,
 # 110 GiB, 1 GPU); Generic's pools are unknown: one empty flavor with the given quota.
-FLAVORS: dict[str, list[tuple[str, dict[str, str], list[dict[str, str]], list[dict[str, str]]]]] = {
+Tolerations = list[dict[str, str]]
+FLAVORS: dict[str, list[tuple[str, dict[str, str], Tolerations, Tolerations, Tolerations]]] = {
     "default": [
-        ("pool-cpu", {"node.anyscale.com/capacity-type": "ON_DEMAND"}, [ON_DEMAND], quota("160", "640Gi", "0")),
-        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT, AKS_SPOT], quota("160", "640Gi", "0")),
+        (
+            "pool-cpu",
+            {"node.anyscale.com/capacity-type": "ON_DEMAND"},
+            [ON_DEMAND],
+            [ON_DEMAND],
+            quota("160", "640Gi", "0"),
+        ),
+        (
+            "pool-cpuspot",
+            {"node.anyscale.com/capacity-type": "SPOT"},
+            [SPOT, AKS_SPOT],
+            [SPOT, AKS_SPOT],
+            quota("160", "640Gi", "0"),
+        ),
         (
             "pool-gput4",
             {
@@ -240,14 +270,21 @@ FLAVORS: dict[str, list[tuple[str, dict[str, str], list[dict[str, str]], list[di
                 "node.anyscale.com/accelerator-type": "GPU",
             },
             [ON_DEMAND, *GPU],
+            [ON_DEMAND],
             quota("64", "440Gi", "4"),
         ),
     ],
     "aws": [
-        ("pool-cpu", {"node.anyscale.com/capacity-type": "ON_DEMAND"}, [ON_DEMAND], quota("160", "640Gi", "0")),
-        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT], quota("160", "640Gi", "0")),
+        (
+            "pool-cpu",
+            {"node.anyscale.com/capacity-type": "ON_DEMAND"},
+            [ON_DEMAND],
+            [ON_DEMAND],
+            quota("160", "640Gi", "0"),
+        ),
+        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT], [SPOT], quota("160", "640Gi", "0")),
     ],
-    "onprem": [("default-flavor", {}, [], quota("64", "256Gi", "2"))],
+    "onprem": [("default-flavor", {}, [], [], quota("64", "256Gi", "2"))],
 }
 
 
@@ -257,12 +294,13 @@ def test_kueue_has_a_labelled_tolerating_flavor_per_pool(full: Plan, resource: s
     assert queue["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"
     assert queue["inputs"]["metadata"] == {"name": "ray-cluster-queue"}
     entries = []
-    for flavor, labels, tolerations, quotas in FLAVORS[resource]:
+    for flavor, labels, taints, tolerations, quotas in FLAVORS[resource]:
         key = "resource-flavor" if flavor == "default-flavor" else f"resource-flavor-{flavor}"
         record = full.named(f"{resource}-{key}")
         assert record["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor"
         assert record["inputs"]["metadata"] == {"name": flavor}
-        expected = {"nodeLabels": labels, "tolerations": tolerations} if labels else {}
+        node_taints = [{k: t[k] for k in ("key", "value", "effect")} for t in taints]
+        expected = {"nodeLabels": labels, "nodeTaints": node_taints, "tolerations": tolerations} if labels else {}
         assert record["inputs"].get("spec", {}) == expected
         assert record["urn"] in queue["dependsOn"]
         entries.append({"name": flavor, "resources": quotas})
@@ -430,9 +468,10 @@ def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, rend
 
 
 def test_metrics_without_prometheus_installs_only_the_monitors(rotation: Plan) -> None:
-    assert "default-prometheus" not in names(rotation)
-    assert inputs(rotation, "default-kuberay")["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
-    assert "default-ray-head-monitor" in names(rotation) and "aws-ray-head-monitor" not in names(rotation)
+    # On Generic only: the cluster may have the Prometheus Operator's CRDs (the spec refuses it elsewhere).
+    assert "onprem-prometheus" not in names(rotation)
+    assert inputs(rotation, "onprem-kuberay")["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
+    assert "onprem-ray-head-monitor" in names(rotation) and "aws-ray-head-monitor" not in names(rotation)
 
 
 # --- authentication, network policy --------------------------------------------------------------
@@ -515,9 +554,9 @@ def test_example_primary_runs_kueue_metrics_and_the_smoke_job(example_plan: Plan
     ]
     flavor = inputs(example_plan, "default-resource-flavor-pool-gput4")["spec"]
     assert flavor["nodeLabels"]["nvidia.com/gpu.product"] == "NVIDIA-T4"
-    assert {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"} in flavor[
-        "tolerations"
-    ]
+    # The GPU taint is the flavor's (a workload must tolerate it to be admitted), not tolerated for it.
+    assert {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"} in flavor["nodeTaints"]
+    assert "nvidia.com/gpu" not in [t["key"] for t in flavor["tolerations"]]
     assert not {"aws-usw2-kueue", "gcp-usc1-smoke-test", "onprem-prometheus"} & present
 
 

@@ -160,8 +160,8 @@ def test_network_policy_is_accepted_on_aks_which_runs_cilium() -> None:
 @pytest.mark.parametrize("shorthand, enabled", [(True, True), (False, False)])
 def test_metrics_accepts_a_boolean(shorthand: bool, enabled: bool) -> None:
     resources = copy.deepcopy(RESOURCES)
-    resources[0]["addons"] = {"kuberay": {"metrics": shorthand}}
-    metrics = load_spec(CLOUD, resources).resources[0].addons.kuberay.metrics
+    resources[3]["addons"] = {"kuberay": {"metrics": shorthand}}  # Generic: metrics alone are taken there
+    metrics = load_spec(CLOUD, resources).resources[3].addons.kuberay.metrics
     assert (metrics.enabled, metrics.install_prometheus) == (enabled, False)
 
 
