@@ -9,6 +9,7 @@ options), never imported from the code under test.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,9 @@ import pytest
 import yaml
 
 from preflight.runtime import Plan
-from tests import crds, helm
+from tests import crds, flows, helm
+from tests.kuberay_stack import NAMES, full_values, rotation_values, values_with
 from tests.plans import recorded
-from tests.kuberay_stack import NAMES, values_with
 
 KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
 
@@ -28,40 +29,9 @@ def off() -> Plan:
     return recorded("kuberay-off", values_with([{}, {}, {}, {}]))
 
 
-# Every resource: Kueue, metrics with kube-prometheus-stack, token auth, the smoke job.
-FULL = {
-    "batchScheduler": "kueue",
-    "metrics": {"enabled": True, "installPrometheus": True},
-    "authentication": "token",
-    "smokeTest": True,
-}
-
-
-def full_values() -> dict[str, Any]:
-    generic = {**FULL, "queueQuota": {"cpu": 64, "memoryGi": 256, "gpu": 2}}
-    return values_with([FULL, FULL, FULL, generic])
-
-
 @pytest.fixture(scope="module")
 def full() -> Plan:
     return recorded("kuberay-full", full_values())
-
-
-# The other schedulers, one per provider, with other options alongside. scheduler-plugins
-# 0.33.5 needs Kubernetes 1.33: on EKS, where 1.33 is still created (in extended support).
-ROTATION = [
-    {"batchScheduler": "volcano", "smokeTest": True, "gpuSmokeTest": True},
-    {"batchScheduler": "scheduler-plugins", "authentication": "kubernetes-rbac"},
-    {"batchScheduler": "yunikorn"},
-    # metrics without installPrometheus: Generic only (a cluster of ours lacks the CRDs).
-    {"batchScheduler": "kai", "networkPolicy": True, "featureGates": {"RayCronJob": True}, "metrics": True},
-]
-
-
-def rotation_values() -> dict[str, Any]:
-    values = values_with(ROTATION)
-    values["anyscale-cloud:resources"][1]["cluster"] = {"kubernetesVersion": "1.33"}
-    return values
 
 
 @pytest.fixture(scope="module")
@@ -375,17 +345,51 @@ def test_smoke_job_without_kueue_or_auth_has_no_queue_label(rotation: Plan) -> N
 
 
 @pytest.fixture(scope="module")
-def rayjob_crd_report(full: Plan, rotation: Plan, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
-    """Every RayJob of the `full` and `rotation` plans against KubeRay 1.7.0's RayJob CRD (one run)."""
-    crd = helm.CHARTS / "kuberay-operator-1.7.0" / "crds" / "ray.io_rayjobs.yaml"
-    plans = {"full": full.to_json(), "rotation": rotation.to_json()}
-    return crds.report(crd, plans, tmp_path_factory.mktemp("rayjob-crd"))
+def rayjob_crd_report(
+    full: Plan, rotation: Plan, tmp_path_factory: pytest.TempPathFactory, render_cache: Path
+) -> dict[str, list[str]]:
+    """Every RayJob and Kueue object of the `full` and `rotation` plans, and the Ray manifests of
+    docs/what-it-creates.md, against KubeRay 1.7.0's RayJob CRD and Kueue 0.19.2's CRDs (as its
+    chart renders them), in one run. A documented RayCluster is checked as a RayJob's
+    `rayClusterSpec`: the same Go type (RayClusterSpec), without parsing a second megabyte of CRD."""
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    folder = tmp_path_factory.mktemp("rayjob-crd")
+    kueue = helm.render(
+        helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", render_cache
+    )
+    crd = folder / "crds.yaml"
+    crd.write_text(
+        (helm.CHARTS / "kuberay-operator-1.7.0" / "crds" / "ray.io_rayjobs.yaml").read_text()
+        + "\n---\n"
+        + yaml.safe_dump_all([o for o in kueue if o["kind"] == "CustomResourceDefinition"]),
+        encoding="utf-8",
+    )
+    docs = []
+    for obj in flows.docs_objects():
+        if obj["kind"] == "RayCluster":
+            obj = {**obj, "kind": "RayJob", "spec": {"rayClusterSpec": obj["spec"]}}
+        docs.append(
+            {"type": f"kubernetes:ray.io/v1:{obj['kind']}", "name": f"docs-{obj['metadata']['name']}", "inputs": obj}
+        )
+    plans = {"full": full.to_json(), "rotation": rotation.to_json(), "docs": {"resources": docs}}
+    return crds.report(crd, plans, folder)
 
 
-def test_smoke_job_is_valid_against_the_rayjob_crd(rayjob_crd_report: dict[str, list[str]]) -> None:
+def test_smoke_job_and_kueue_objects_are_valid_against_their_crds(rayjob_crd_report: dict[str, list[str]]) -> None:
     lines = rayjob_crd_report["full"]
-    assert crds.all_valid(lines), "\n".join(lines)
+    assert crds.valid_at_creation(lines), "\n".join(lines)  # LocalQueue's clusterQueue is immutable
     assert crds.objects(lines, "RayJob ray.io/v1") == 4
+    # Per resource a ClusterQueue; flavors: 3 + 2 + 2 pools and Generic's one; 2 LocalQueues each.
+    api = "kueue.x-k8s.io/v1beta2"
+    assert (crds.objects(lines, f"ResourceFlavor {api}"), crds.objects(lines, f"ClusterQueue {api}")) == (8, 4)
+    assert crds.objects(lines, f"LocalQueue {api}") == 8
+
+
+def test_the_docs_ray_manifests_are_valid_against_the_crds(rayjob_crd_report: dict[str, list[str]]) -> None:
+    lines = rayjob_crd_report["docs"]
+    assert crds.all_valid(lines), "\n".join(lines)
+    assert crds.objects(lines, "RayJob ray.io/v1") == 2  # the queued RayJob and the elastic RayCluster
 
 
 # --- metrics ----------------------------------------------------------------------------------
@@ -454,6 +458,17 @@ def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, rend
     providers = [o for o in objects if o["kind"] == "ConfigMap" and "dashboardproviders.yaml" in o.get("data", {})]
     (provider,) = yaml.safe_load(providers[0]["data"]["dashboardproviders.yaml"])["providers"]
     assert (provider["folder"], provider["options"]["path"]) == ("Ray", "/var/lib/grafana/dashboards/ray")
+    # Grafana lets the Ray dashboard embed its panels, for viewers without a Grafana session
+    # (what KubeRay's install/prometheus/overrides.yaml at v1.7.0 sets).
+    (ini,) = [
+        o["data"]["grafana.ini"] for o in objects if o["kind"] == "ConfigMap" and "grafana.ini" in o.get("data", {})
+    ]
+    sections = {
+        name: dict(re.findall(r"^(\w+) = (.*)$", body, re.M))
+        for name, body in re.findall(r"^\[([\w.]+)\]\n(.*?)(?=^\[|\Z)", ini, re.M | re.S)
+    }
+    assert sections["security"]["allow_embedding"] == "true"
+    assert (sections["auth.anonymous"]["enabled"], sections["auth.anonymous"]["org_role"]) == ("true", "Viewer")
     # The Ray head learns where Prometheus and Grafana are: the rendered Services' names and ports.
     services = {o["metadata"]["name"]: o["spec"]["ports"][0]["port"] for o in objects if o["kind"] == "Service"}
     assert (services["kube-prometheus-stack-prometheus"], services["kube-prometheus-stack-grafana"]) == (9090, 80)
