@@ -73,7 +73,8 @@ FULL = {
 
 def full_values() -> dict[str, Any]:
     generic = {**FULL, "queueQuota": {"cpu": 64, "memoryGi": 256, "gpu": 2}}
-    return values_with([FULL, FULL, FULL, generic])
+    aws = {**FULL, "queueNamespaces": ["default", "team-a"]}  # a namespace of the user's choosing
+    return values_with([FULL, aws, FULL, generic])
 
 
 # The other schedulers, one per provider, with other options alongside. scheduler-plugins

@@ -108,19 +108,19 @@ def install_kuberay(
             *scheduler_ready,
         )
         for ns in queues.local_queue_namespaces(spec):
-            deps: list[pulumi.Resource] = [queue]
+            needs: list[pulumi.Resource] = [queue]
             if ns == charts.SMOKE_NAMESPACE and smoke_namespace is not None:
-                deps.append(smoke_namespace)
+                needs.append(smoke_namespace)
             elif ns not in queues.EXISTING_NAMESPACES:
                 # A namespace the user chose (addons.kuberay.queueNamespaces): the program owns it.
-                deps.append(k8s.core.v1.Namespace(f"{name}-queue-namespace-{ns}", metadata={"name": ns}, opts=opts))
+                needs.append(k8s.core.v1.Namespace(f"{name}-queue-namespace-{ns}", metadata={"name": ns}, opts=opts))
             local = custom(
                 f"local-queue-{ns}",
                 queues.KUEUE_API,
                 "LocalQueue",
                 {"name": queues.LOCAL_QUEUE, "namespace": ns},
                 {"clusterQueue": queues.CLUSTER_QUEUE},
-                *deps,
+                *needs,
             )
             scheduler_ready.append(local)
 

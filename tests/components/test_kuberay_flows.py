@@ -133,10 +133,20 @@ def test_the_docs_kueue_recipes_pass_kueues_webhooks_and_reach_their_pools(full:
 
 
 def test_local_queues_in_the_namespaces_chosen(full: Plan) -> None:
+    def local_queues(resource: str) -> dict[str, dict[str, Any]]:
+        prefix = f"{resource}-local-queue-"
+        return {r["inputs"]["metadata"]["namespace"]: r for r in full.resources if r["name"].startswith(prefix)}
+
     # The default: `default` (which exists) and the smoke test's namespace (created for it).
-    locals_ = {r["inputs"]["metadata"]["namespace"] for r in full.resources if r["name"].startswith("default-local-")}
-    assert locals_ == {"default", "kuberay-smoke-test"}
-    assert not [r for r in full.resources if "-queue-namespace-" in r["name"]]
+    assert set(local_queues("default")) == {"default", "kuberay-smoke-test"}
+    assert not [r for r in full.resources if r["name"].startswith("default-queue-namespace-")]
+    # queueNamespaces [default, team-a] on aws: team-a is created, and its LocalQueue waits for it.
+    queues = local_queues("aws")
+    assert set(queues) == {"default", "team-a", "kuberay-smoke-test"}
+    namespace = full.named("aws-queue-namespace-team-a")
+    assert (namespace["type"], namespace["inputs"]["metadata"]) == ("kubernetes:core/v1:Namespace", {"name": "team-a"})
+    assert namespace["urn"] in queues["team-a"]["dependsOn"]
+    assert queues["team-a"]["inputs"]["spec"] == {"clusterQueue": "ray-cluster-queue"}
 
 
 # --- Volcano ----------------------------------------------------------------------------------
