@@ -117,9 +117,10 @@ YUNIKORN_QUEUES: Final[dict[str, Any]] = {
 
 # KAI's admission webhook sets runtimeClassName `nvidia` on every pod that requests a GPU
 # (KAI-Scheduler v0.12.6 pkg/admission/webhook/v1alpha2/runtimeenforcement/runtime_enforcement.go),
-# and no cluster here has that RuntimeClass: the GPU nodes run the provider's default runtime and
-# the NVIDIA device plugin (GKE's nodes have no `nvidia` containerd handler at all), so a GPU pod
-# would be refused. The plugin is registered only when the name is not empty
+# and no cluster here has a RuntimeClass of that name (the GPU pools run the provider's GPU setup
+# and the NVIDIA device plugin, whose pods need none), so the API server would refuse a GPU pod.
+# Creating one would need its handler in every GPU node's containerd, which differs per provider
+# and cannot be checked offline. The plugin is registered only when the name is not empty
 # (cmd/admission/main.go:48); the operator passes the Config's value as is
 # (pkg/operator/operands/admission/resources.go:347, `""` included, resources_test.go:187). The
 # chart writes `{{ .Values.admission.gpuPodRuntimeClassName | default "nvidia" }}` unquoted
