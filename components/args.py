@@ -98,6 +98,9 @@ class KubeRayConfig(TypedDict):
     queue_quota: NotRequired[QueueQuotaConfig]
     """Kueue only: the ClusterQueue's quota; default: the worker pools' size at `maxCount`; required on Generic"""
 
+    queue_namespaces: NotRequired[Sequence[str]]
+    """Kueue only: the namespaces that get the LocalQueue `ray-queue` (each created by the program, except `default`), where labelled RayJobs and RayClusters are queued; not a namespace the platform runs in"""
+
 
 class AnyscaleOperatorConfig(TypedDict):
     version: NotRequired[str]

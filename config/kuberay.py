@@ -6,11 +6,13 @@ config/load.py fills it in once the stack is valid.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from config.data.kuberay import FEATURE_GATES
+from config.data.kuberay_charts import PLATFORM_NAMESPACES, SMOKE_NAMESPACE
 from config.data.versions import KUBERAY_VERSION
 from config.doc import one_of, shown_default
 from config.types import ExactVersion, Strict, fail, release_of
@@ -85,6 +87,12 @@ class QueueQuotaSpec(Strict):
     gpu: int = Field(0, ge=0, le=QUOTA_LIMITS["gpu"], description="nvidia.com/gpu")
 
 
+# Where users submit by default (`kubectl ray job submit` uses the current namespace).
+DEFAULT_QUEUE_NAMESPACES = ("default",)
+# A namespace name (RFC 1123 label, as the API server checks `metadata.name` of a Namespace).
+_NAMESPACE = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+
+
 class KubeRaySpec(Strict):
     """The KubeRay operator and what it works with (docs/what-it-creates.md, KubeRay options)."""
 
@@ -133,6 +141,13 @@ class KubeRaySpec(Strict):
         description="Kueue only: the ClusterQueue's quota; default: the worker pools' size at `maxCount`; "
         "required on Generic",
         json_schema_extra=shown_default("from the pools"),
+    )
+
+    queue_namespaces: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_QUEUE_NAMESPACES),
+        description="Kueue only: the namespaces that get the LocalQueue `ray-queue` (each created by the program, "
+        "except `default`), where labelled RayJobs and RayClusters are queued; not a namespace the platform runs in",
+        json_schema_extra=shown_default("`[default]`"),
     )
 
     @field_validator("batch_scheduler", "authentication")
@@ -258,6 +273,37 @@ class KubeRaySpec(Strict):
         known = FEATURE_GATES[self.version.lstrip("v")]
         return [{"name": gate, "enabled": wanted.get(gate, default)} for gate, default in known]
 
+    @field_validator("queue_namespaces")
+    @classmethod
+    def _queue_namespaces(cls, value: list[str]) -> list[str]:
+        for index, name in enumerate(value):
+            if not isinstance(name, str) or not _NAMESPACE.fullmatch(name):
+                raise fail(
+                    "kuberay",
+                    "'{n}' is not a Kubernetes namespace name: at most 63 lower-case letters, digits and '-', "
+                    "starting and ending with a letter or digit",
+                    n=name,
+                )
+            if name in PLATFORM_NAMESPACES:
+                raise fail(
+                    "kuberay",
+                    "'{n}' is a namespace the platform runs in, which Kueue's webhooks skip (no job there is ever "
+                    "queued): use a namespace of your own",
+                    n=name,
+                )
+            if name == SMOKE_NAMESPACE:
+                raise fail(
+                    "kuberay",
+                    "'{n}' is the smoke test's namespace, which gets its LocalQueue with smokeTest: use a namespace "
+                    "of your own",
+                    n=name,
+                )
+            if name in value[:index]:
+                raise fail("kuberay", "'{n}' is listed twice: list each namespace once", n=name)
+        if not value:
+            raise fail("kuberay", "name at least one namespace (the default is [default])")
+        return value
+
     @model_validator(mode="after")
     def _quota_for_kueue(self) -> KubeRaySpec:
         if self.queue_quota is not None and self.batch_scheduler != "kueue":
@@ -265,5 +311,11 @@ class KubeRaySpec(Strict):
                 "kuberay",
                 "queueQuota sizes the Kueue ClusterQueue: set batchScheduler: kueue or drop queueQuota",
                 at="queueQuota",
+            )
+        if "queue_namespaces" in self.model_fields_set and self.batch_scheduler != "kueue":
+            raise fail(
+                "kuberay",
+                "queueNamespaces places Kueue's LocalQueues: set batchScheduler: kueue or drop queueNamespaces",
+                at="queueNamespaces",
             )
         return self

@@ -138,6 +138,26 @@ class ResourceSpec(Strict):
         return self
 
     @model_validator(mode="after")
+    def _prometheus_operator_crds(self) -> ResourceSpec:
+        """The KubeRay chart renders its ServiceMonitor whenever metrics are on (kuberay v1.7.0
+        helm-chart/kuberay-operator/templates/servicemonitor.yaml), and the program adds two
+        PodMonitors: without the monitoring.coreos.com CRDs the atomic release fails. A cluster
+        this program builds has none of its own (AKS's managed Prometheus uses
+        azmonitoring.coreos.com, GKE's monitoring.googleapis.com, EKS none): only
+        installPrometheus brings them there. A Generic cluster may have them already."""
+        metrics = self.addons.kuberay.metrics
+        if metrics.enabled and not metrics.install_prometheus and getattr(self, "cluster", None) is not None:
+            raise fail(
+                "kuberay",
+                "metrics creates a ServiceMonitor and PodMonitors (monitoring.coreos.com), whose CRDs the {p} "
+                "cluster this program builds does not have, so the KubeRay release would fail: set "
+                "metrics.installPrometheus: true (it brings them), or turn metrics off",
+                p=self.provider_name,
+                at="addons.kuberay.metrics.installPrometheus",
+            )
+        return self
+
+    @model_validator(mode="after")
     def _kueue_quota(self) -> ResourceSpec:
         """A Kueue quota left out must be one the pools can size."""
         kuberay = self.addons.kuberay

@@ -54,3 +54,12 @@ def all_valid(lines: list[str]) -> bool:
 def objects(lines: list[str], kind: str) -> int:
     """How many objects of this `Kind group/version` the lines report on."""
     return sum(f"({kind}," in line for line in lines)
+
+
+def valid_at_creation(lines: list[str]) -> bool:
+    """As all_valid, but a transition rule (one that compares with the old object, such as
+    `field is immutable`) does not apply when an object is created: its skip is no failure."""
+    summaries = [line for line in lines if line.strip().startswith("->")]
+    schema_ok = all(re.search(r"-> 0 schema error\(s\);", s) for s in summaries)
+    cel = [line.strip() for line in lines if line.strip().startswith("CEL ")]
+    return bool(summaries) and schema_ok and all("skipped (transition rule: needs oldSelf)" in c for c in cel)

@@ -59,3 +59,36 @@ def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
     except SpecError as error:
         return [str(p) for p in error.problems]
     return []
+
+
+# Every resource: Kueue, metrics with kube-prometheus-stack, token auth, the smoke job
+# (tests/components/test_kuberay.py and test_kuberay_flows.py share its recorded plan).
+FULL = {
+    "batchScheduler": "kueue",
+    "metrics": {"enabled": True, "installPrometheus": True},
+    "authentication": "token",
+    "smokeTest": True,
+}
+
+
+def full_values() -> dict[str, Any]:
+    generic = {**FULL, "queueQuota": {"cpu": 64, "memoryGi": 256, "gpu": 2}}
+    aws = {**FULL, "queueNamespaces": ["default", "team-a"]}  # a namespace of the user's choosing
+    return values_with([FULL, aws, FULL, generic])
+
+
+# The other schedulers, one per provider, with other options alongside. scheduler-plugins
+# 0.33.5 needs Kubernetes 1.33: on EKS, where 1.33 is still created (in extended support).
+ROTATION = [
+    {"batchScheduler": "volcano", "smokeTest": True, "gpuSmokeTest": True},
+    {"batchScheduler": "scheduler-plugins", "authentication": "kubernetes-rbac"},
+    {"batchScheduler": "yunikorn"},
+    # metrics without installPrometheus: Generic only (a cluster of ours lacks the CRDs).
+    {"batchScheduler": "kai", "networkPolicy": True, "featureGates": {"RayCronJob": True}, "metrics": True},
+]
+
+
+def rotation_values() -> dict[str, Any]:
+    values = values_with(ROTATION)
+    values["anyscale-cloud:resources"][1]["cluster"] = {"kubernetesVersion": "1.33"}
+    return values

@@ -13,7 +13,8 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.kuberay import values
+from components.kuberay import flavors as queues
+from components.kuberay import schedulers, values
 from components.kuberay.flavors import Flavor
 from config import KubeRaySpec
 from config.data import kuberay_charts as charts
@@ -56,7 +57,7 @@ def install_kuberay(
     volcano = None
     if spec.batch_scheduler == "volcano" and pin is not None:
         # KubeRay's Volcano plugin creates PodGroups: the operator needs Volcano's CRDs when it starts.
-        volcano = release("volcano", pin, values.scheduler_values("volcano"), None)
+        volcano = release("volcano", pin, schedulers.scheduler_values("volcano"), None)
     operator = release(
         "kuberay",
         charts.Pin("kuberay-operator", "kuberay-operator", spec.version, namespace, KUBERAY_REPO),
@@ -80,7 +81,7 @@ def install_kuberay(
     elif pin is not None:
         # Kueue turns on its ray.io integrations only for CRDs that exist when it starts.
         extra = pulumi.ResourceOptions(depends_on=[operator]) if spec.batch_scheduler == "kueue" else None
-        scheduler = release(spec.batch_scheduler, pin, values.scheduler_values(spec.batch_scheduler), extra)
+        scheduler = release(spec.batch_scheduler, pin, schedulers.scheduler_values(spec.batch_scheduler), extra)
         scheduler_ready.append(scheduler)
     kueue = scheduler_ready[0] if spec.batch_scheduler == "kueue" else None
 
@@ -93,28 +94,33 @@ def install_kuberay(
     if spec.batch_scheduler == "kueue":
         assert spec.queue_quota is not None  # filled by the spec from the pools
         made, entries = [], []
-        for flavor_name, body, entry in values.queue_flavors(flavors, spec.queue_quota):
-            key = "resource-flavor" if flavor_name == values.RESOURCE_FLAVOR else f"resource-flavor-{flavor_name}"
-            made.append(custom(key, values.KUEUE_API, "ResourceFlavor", {"name": flavor_name}, body, *scheduler_ready))
+        for flavor_name, body, entry in queues.queue_flavors(flavors, spec.queue_quota):
+            key = "resource-flavor" if flavor_name == queues.RESOURCE_FLAVOR else f"resource-flavor-{flavor_name}"
+            made.append(custom(key, queues.KUEUE_API, "ResourceFlavor", {"name": flavor_name}, body, *scheduler_ready))
             entries.append(entry)
         queue = custom(
             "cluster-queue",
-            values.KUEUE_API,
+            queues.KUEUE_API,
             "ClusterQueue",
-            {"name": values.CLUSTER_QUEUE},
-            values.cluster_queue(entries),
+            {"name": queues.CLUSTER_QUEUE},
+            queues.cluster_queue(entries),
             *made,
             *scheduler_ready,
         )
-        for ns in values.local_queue_namespaces(spec):
-            deps = [queue] + ([smoke_namespace] if ns == charts.SMOKE_NAMESPACE and smoke_namespace is not None else [])
+        for ns in queues.local_queue_namespaces(spec):
+            needs: list[pulumi.Resource] = [queue]
+            if ns == charts.SMOKE_NAMESPACE and smoke_namespace is not None:
+                needs.append(smoke_namespace)
+            elif ns not in queues.EXISTING_NAMESPACES:
+                # A namespace the user chose (addons.kuberay.queueNamespaces): the program owns it.
+                needs.append(k8s.core.v1.Namespace(f"{name}-queue-namespace-{ns}", metadata={"name": ns}, opts=opts))
             local = custom(
                 f"local-queue-{ns}",
-                values.KUEUE_API,
+                queues.KUEUE_API,
                 "LocalQueue",
-                {"name": values.LOCAL_QUEUE, "namespace": ns},
-                {"clusterQueue": values.CLUSTER_QUEUE},
-                *deps,
+                {"name": queues.LOCAL_QUEUE, "namespace": ns},
+                {"clusterQueue": queues.CLUSTER_QUEUE},
+                *needs,
             )
             scheduler_ready.append(local)
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import yaml
-
-from components.kuberay.flavors import Flavor
-from config import KubeRaySpec, QueueQuotaSpec
+from components.kuberay.flavors import LOCAL_QUEUE, QUEUE_LABEL, Flavor
+from config import KubeRaySpec
 from config.data import kuberay_charts as charts
 from config.kueue import GPU_SMOKE_WORKER, SMOKE_HEAD, PodRequest
 
@@ -21,64 +19,6 @@ BATCH_SCHEDULER_NAMES: Final = {
     "scheduler-plugins": "scheduler-plugins",
     "kai": "kai-scheduler",
 }
-SCHEDULER_PLUGINS_NAME: Final = "scheduler-plugins-scheduler"
-KUEUE_API: Final = "kueue.x-k8s.io/v1beta2"  # the storage version of Kueue 0.19's CRDs
-# Kueue's manager configuration: the chart's default (charts/kueue values.yaml at v0.19.2,
-# managerConfig.controllerManagerConfigYaml) with the integrations cut to what Ray needs.
-# The chart (templates/webhook/manifests.yaml) renders the same webhooks whatever this list
-# holds, one per kind it knows; the list sets only the failure policy of the pod,
-# deployment and statefulset webhooks: Fail when listed, Ignore when not. Its default list
-# holds all three, so plain pods, deployments and statefulsets in every namespace but
-# kube-system and kueue-system would wait on Kueue, and while Kueue is down no operator,
-# gateway or Prometheus pod could start; left out here, those webhooks fail open. Every
-# other kind's webhook fails closed, listed or not (batch Jobs, the Ray kinds, and kinds
-# such as JobSet whose CRDs the program does not install, so nothing matches them).
-KUEUE_FRAMEWORKS: Final = ("batch/job", "ray.io/rayjob", "ray.io/rayservice", "ray.io/raycluster")
-# Every webhook on workload kinds takes managedJobsNamespaceSelector as its own
-# namespaceSelector, so the API server never calls Kueue for these namespaces (what the
-# program installs into: the platform's own Jobs, such as Helm hooks, never wait on Kueue);
-# only Kueue's own kinds (ClusterQueue, Cohort, ResourceFlavor, Workload) have webhooks
-# without one. Ray jobs go anywhere else, e.g. `default`.
-KUEUE_UNMANAGED_NAMESPACES: Final = (
-    "kube-system",
-    "kueue-system",
-    "anyscale-operator",
-    "envoy-gateway-system",
-    "kuberay-system",
-    "monitoring",
-    "nvidia-device-plugin",
-)
-KUEUE_CONFIG: Final[dict[str, Any]] = {
-    "apiVersion": "config.kueue.x-k8s.io/v1beta2",
-    "kind": "Configuration",
-    "health": {"healthProbeBindAddress": ":8081"},
-    "metrics": {"bindAddress": ":8443"},
-    "webhook": {"port": 9443},
-    "leaderElection": {"leaderElect": True, "resourceName": "c1f6bfd2.kueue.x-k8s.io"},
-    "controller": {
-        "groupKindConcurrency": {
-            "Job.batch": 5,
-            "Pod": 5,
-            "Workload.kueue.x-k8s.io": 10,
-            "LocalQueue.kueue.x-k8s.io": 5,
-            "ClusterQueue.kueue.x-k8s.io": 5,
-            "ResourceFlavor.kueue.x-k8s.io": 1,
-        }
-    },
-    "clientConnection": {"qps": 300, "burst": 500},
-    "managedJobsNamespaceSelector": {
-        "matchExpressions": [
-            {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": list(KUEUE_UNMANAGED_NAMESPACES)}
-        ]
-    },
-    "integrations": {"frameworks": list(KUEUE_FRAMEWORKS)},
-}
-RESOURCE_FLAVOR: Final = "default-flavor"
-CLUSTER_QUEUE: Final = "ray-cluster-queue"
-LOCAL_QUEUE: Final = "ray-queue"
-# Where users submit by default (`kubectl ray job submit` uses the current namespace).
-LOCAL_QUEUE_NAMESPACES: Final = ("default",)
-QUEUE_LABEL: Final = "kueue.x-k8s.io/queue-name"
 MONITORING_API: Final = "monitoring.coreos.com/v1"
 RAY_IMAGE: Final = "rayproject/ray:2.52.0"  # token auth needs Ray 2.52.0 or later
 RAY_VERSION: Final = "2.52.0"
@@ -98,23 +38,6 @@ def operator_values(spec: KubeRaySpec) -> dict[str, Any]:
     if gates is not None:
         values["featureGates"] = gates  # the chart's whole list: a value replaces it
     return values
-
-
-def scheduler_values(scheduler: str) -> dict[str, Any]:
-    """Each scheduler runs on the system pool: it is the only untainted pool, and these
-    charts' pods tolerate none of the worker pools' taints, so no selector is needed."""
-    if scheduler == "yunikorn":
-        # Its admission controller would send every pod of the cluster (the Anyscale
-        # operator's too) to YuniKorn; KubeRay stamps schedulerName on Ray pods itself.
-        return {"embedAdmissionController": False}
-    if scheduler == "scheduler-plugins":
-        # KubeRay stamps schedulerName: scheduler-plugins-scheduler on Ray pods
-        # (batchscheduler/scheduler-plugins/scheduler_plugins.go); the second scheduler
-        # answers to its `scheduler.name`, which must stay that name (the chart's default).
-        return {"scheduler": {"name": SCHEDULER_PLUGINS_NAME}}
-    if scheduler == "kueue":
-        return {"managerConfig": {"controllerManagerConfigYaml": yaml.safe_dump(KUEUE_CONFIG, sort_keys=False)}}
-    return {}
 
 
 # Ray's Grafana dashboards as KubeRay ships them (config/grafana at the operator's tag; each
@@ -154,6 +77,14 @@ def prometheus_values(version: str) -> dict[str, Any]:
             }
         },
         "grafana": {
+            # What KubeRay's own install/prometheus/overrides.yaml (v1.7.0) sets: the Ray
+            # dashboard shows Grafana's panels in iframes, which Grafana refuses unless embedding
+            # is allowed, and the browser has no Grafana session there, so viewers are anonymous
+            # (read-only: org_role Viewer). Grafana is reached by port-forward only.
+            "grafana.ini": {
+                "security": {"allow_embedding": True},
+                "auth.anonymous": {"enabled": True, "org_role": "Viewer"},
+            },
             "dashboardProviders": {"dashboardproviders.yaml": {"apiVersion": 1, "providers": [provider]}},
             "dashboards": {
                 "ray": {
@@ -203,39 +134,6 @@ def pod_monitors() -> dict[str, dict[str, Any]]:
             "selector": {"matchLabels": {"ray.io/node-type": "worker"}},
             "podMetricsEndpoints": [_ray_cluster_label("metrics")],
         },
-    }
-
-
-def _gi(value: int) -> str:
-    return f"{value}Gi"
-
-
-COVERED: Final = ("cpu", "memory", "nvidia.com/gpu")
-
-
-def _quotas(cpu: int, memory_gi: int, gpu: int) -> list[dict[str, str]]:
-    return [
-        {"name": "cpu", "nominalQuota": str(cpu)},
-        {"name": "memory", "nominalQuota": _gi(memory_gi)},
-        {"name": "nvidia.com/gpu", "nominalQuota": str(gpu)},
-    ]
-
-
-def queue_flavors(flavors: list[Flavor], quota: QueueQuotaSpec) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(name, ResourceFlavor spec, ClusterQueue flavor entry) per flavor: one per worker pool,
-    each with that pool's quota; without known pools (Generic) one empty flavor, which
-    matches every node, with the given quota."""
-    if not flavors:
-        entry = {"name": RESOURCE_FLAVOR, "resources": _quotas(quota.cpu, quota.memory_gi, quota.gpu)}
-        return [(RESOURCE_FLAVOR, {}, entry)]
-    return [(f.name, f.spec(), {"name": f.name, "resources": _quotas(f.cpu, f.memory_gi, f.gpu)}) for f in flavors]
-
-
-def cluster_queue(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The one ClusterQueue over the flavors, tried in order."""
-    return {
-        "namespaceSelector": {},  # every namespace may have a LocalQueue pointing here
-        "resourceGroups": [{"coveredResources": list(COVERED), "flavors": entries}],
     }
 
 
@@ -319,7 +217,7 @@ def gpu_smoke_job(spec: KubeRaySpec, pool: Flavor) -> dict[str, Any]:
             "maxReplicas": 1,
             "rayStartParams": {},
             "template": {
-                "spec": {"containers": [worker], "nodeSelector": pool.node_labels, "tolerations": pool.tolerations}
+                "spec": {"containers": [worker], "nodeSelector": pool.node_labels, "tolerations": pool.pod_tolerations}
             },
         }
     ]
@@ -328,10 +226,6 @@ def gpu_smoke_job(spec: KubeRaySpec, pool: Flavor) -> dict[str, Any]:
     job["metadata"]["name"] = "kuberay-gpu-smoke-test"
     job["metadata"]["annotations"]["pulumi.com/timeoutSeconds"] = str(GPU_SMOKE_TIMEOUT_SECONDS)
     return job
-
-
-def local_queue_namespaces(spec: KubeRaySpec) -> tuple[str, ...]:
-    return LOCAL_QUEUE_NAMESPACES + ((charts.SMOKE_NAMESPACE,) if spec.smoke_test else ())
 
 
 # kubernetes-rbac: the roles of KubeRay's ray-cluster.kubernetes.auth sample. Ray pods'

@@ -51,3 +51,16 @@ SCHEDULERS: Final[dict[str, Pin]] = {
     "kai": KAI,
 }
 SMOKE_NAMESPACE: Final = "kuberay-smoke-test"
+# The namespaces this program (and the cluster itself) runs the platform in: every chart's
+# namespace above and the Anyscale operator's, Envoy Gateway's, KubeRay's and the NVIDIA device
+# plugin's (components/defaults.py). Kueue's webhooks skip them (its managedJobsNamespaceSelector),
+# so a Kueue LocalQueue there would never see a job: `queueNamespaces` refuses them.
+PLATFORM_NAMESPACES: Final = (
+    "kube-system",
+    "kueue-system",
+    "anyscale-operator",
+    "envoy-gateway-system",
+    "kuberay-system",
+    "monitoring",
+    "nvidia-device-plugin",
+)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from components.kuberay.values import KUEUE_UNMANAGED_NAMESPACES
+from components.kuberay.schedulers import KUEUE_UNMANAGED_NAMESPACES
 from preflight.runtime import Plan
 from tests import helm
 from tests.conftest import stack_values
@@ -503,7 +503,7 @@ def webhooks(objects: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {w["name"]: w for o in objects if o["kind"] in kinds for w in o["webhooks"]}
 
 
-def test_kueue_webhooks_are_as_components_kuberay_values_says(render_cache: Path, plan_of: Plans) -> None:
+def test_kueue_webhooks_are_as_components_kuberay_schedulers_says(render_cache: Path, plan_of: Plans) -> None:
     """What the comments on KUEUE_FRAMEWORKS and KUEUE_UNMANAGED_NAMESPACES state about the
     chart at its pinned version, with the program's values and with the chart's defaults."""
     release = releases(plan_of("example"), "default")["kueue"]

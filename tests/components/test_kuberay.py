@@ -9,54 +9,34 @@ options), never imported from the code under test.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from preflight.runtime import Plan, run_program
-from tests import crds, helm
-from tests.kuberay_stack import NAMES, values_with
+from preflight.runtime import Plan
+from tests import crds, flows, helm
+from tests.kuberay_stack import NAMES, full_values, rotation_values, values_with
+from tests.plans import recorded
 
 KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
 
 
 @pytest.fixture(scope="module")
 def off() -> Plan:
-    return run_program("kuberay-off", values_with([{}, {}, {}, {}]))
-
-
-# Every resource: Kueue, metrics with kube-prometheus-stack, token auth, the smoke job.
-FULL = {
-    "batchScheduler": "kueue",
-    "metrics": {"enabled": True, "installPrometheus": True},
-    "authentication": "token",
-    "smokeTest": True,
-}
+    return recorded("kuberay-off", values_with([{}, {}, {}, {}]))
 
 
 @pytest.fixture(scope="module")
 def full() -> Plan:
-    generic = {**FULL, "queueQuota": {"cpu": 64, "memoryGi": 256, "gpu": 2}}
-    return run_program("kuberay-full", values_with([FULL, FULL, FULL, generic]))
-
-
-# The other schedulers, one per provider, with other options alongside. scheduler-plugins
-# 0.33.5 needs Kubernetes 1.33: on EKS, where 1.33 is still created (in extended support).
-ROTATION = [
-    {"batchScheduler": "volcano", "smokeTest": True, "gpuSmokeTest": True, "metrics": True},
-    {"batchScheduler": "scheduler-plugins", "authentication": "kubernetes-rbac"},
-    {"batchScheduler": "yunikorn"},
-    {"batchScheduler": "kai", "networkPolicy": True, "featureGates": {"RayCronJob": True}},
-]
+    return recorded("kuberay-full", full_values())
 
 
 @pytest.fixture(scope="module")
 def rotation() -> Plan:
-    values = values_with(ROTATION)
-    values["anyscale-cloud:resources"][1]["cluster"] = {"kubernetesVersion": "1.33"}
-    return run_program("kuberay-rotation", values)
+    return recorded("kuberay-rotation", rotation_values())
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:
@@ -119,7 +99,7 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
             "1.14.4",
             "volcano-system",
             "https://volcano-sh.github.io/helm-charts",
-            {},
+            {"custom": ["scheduler_config_override"]},
             "volcano",
         ),
         (
@@ -129,7 +109,7 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
             "1.8.0",
             "yunikorn",
             "https://apache.github.io/yunikorn-release",
-            {"embedAdmissionController": False},
+            {"embedAdmissionController": False, "yunikornDefaults": ["queues.yaml"]},
             "yunikorn",
         ),
         (
@@ -149,7 +129,10 @@ def test_off_installs_the_bare_operator_chart_only(off: Plan, resource: str) -> 
             "v0.12.6",
             "kai-scheduler",
             None,
-            {},
+            {
+                "admission": {"gpuPodRuntimeClassName": '""'},
+                "global": {"podLabelSelector": {"ray.io/is-ray-node": "yes"}},
+            },
             "kai-scheduler",
         ),
     ],
@@ -168,7 +151,9 @@ def test_scheduler_chart_and_operator_setting(
     i = inputs(rotation, f"{resource}-{key}")
     assert (i["chart"], i["version"], i["namespace"], i["createNamespace"]) == (chart, version, namespace, True)
     assert i.get("repositoryOpts") == ({"repo": repo} if repo else None)
-    assert i.get("values", {}) == chart_values
+    # Values given in full, or (a list) the keys whose rendered effect test_kuberay_flows.py follows.
+    got = i.get("values", {})
+    assert {k: sorted(v) if isinstance(chart_values[k], list) else v for k, v in got.items()} == chart_values
     # No node selector or tolerations: the untainted system pool is the only place they fit.
     assert "nodeSelector" not in json.dumps(i.get("values", {})) and "tolerations" not in json.dumps(
         i.get("values", {})
@@ -224,13 +209,28 @@ def quota(cpu: str, memory: str, gpu: str) -> list[dict[str, str]]:
     ]
 
 
-# Per resource: (flavor, nodeLabels, tolerations, quota at maxCount). The default pools are
+# Per resource: (flavor, nodeLabels, the pool's taints (as the tolerations matching them), the
+# flavor's own tolerations (the taints but the GPU ones, which a workload must tolerate itself),
+# quota at maxCount). The default pools are
 # 10 16-vCPU, 64 GiB nodes each (on-demand, spot); the primary adds 4 T4 nodes (16 vCPU,
 # 110 GiB, 1 GPU); Generic's pools are unknown: one empty flavor with the given quota.
-FLAVORS: dict[str, list[tuple[str, dict[str, str], list[dict[str, str]], list[dict[str, str]]]]] = {
+Tolerations = list[dict[str, str]]
+FLAVORS: dict[str, list[tuple[str, dict[str, str], Tolerations, Tolerations, Tolerations]]] = {
     "default": [
-        ("pool-cpu", {"node.anyscale.com/capacity-type": "ON_DEMAND"}, [ON_DEMAND], quota("160", "640Gi", "0")),
-        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT, AKS_SPOT], quota("160", "640Gi", "0")),
+        (
+            "pool-cpu",
+            {"node.anyscale.com/capacity-type": "ON_DEMAND"},
+            [ON_DEMAND],
+            [ON_DEMAND],
+            quota("160", "640Gi", "0"),
+        ),
+        (
+            "pool-cpuspot",
+            {"node.anyscale.com/capacity-type": "SPOT"},
+            [SPOT, AKS_SPOT],
+            [SPOT, AKS_SPOT],
+            quota("160", "640Gi", "0"),
+        ),
         (
             "pool-gput4",
             {
@@ -240,14 +240,21 @@ FLAVORS: dict[str, list[tuple[str, dict[str, str], list[dict[str, str]], list[di
                 "node.anyscale.com/accelerator-type": "GPU",
             },
             [ON_DEMAND, *GPU],
+            [ON_DEMAND],
             quota("64", "440Gi", "4"),
         ),
     ],
     "aws": [
-        ("pool-cpu", {"node.anyscale.com/capacity-type": "ON_DEMAND"}, [ON_DEMAND], quota("160", "640Gi", "0")),
-        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT], quota("160", "640Gi", "0")),
+        (
+            "pool-cpu",
+            {"node.anyscale.com/capacity-type": "ON_DEMAND"},
+            [ON_DEMAND],
+            [ON_DEMAND],
+            quota("160", "640Gi", "0"),
+        ),
+        ("pool-cpuspot", {"node.anyscale.com/capacity-type": "SPOT"}, [SPOT], [SPOT], quota("160", "640Gi", "0")),
     ],
-    "onprem": [("default-flavor", {}, [], quota("64", "256Gi", "2"))],
+    "onprem": [("default-flavor", {}, [], [], quota("64", "256Gi", "2"))],
 }
 
 
@@ -257,12 +264,13 @@ def test_kueue_has_a_labelled_tolerating_flavor_per_pool(full: Plan, resource: s
     assert queue["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"
     assert queue["inputs"]["metadata"] == {"name": "ray-cluster-queue"}
     entries = []
-    for flavor, labels, tolerations, quotas in FLAVORS[resource]:
+    for flavor, labels, taints, tolerations, quotas in FLAVORS[resource]:
         key = "resource-flavor" if flavor == "default-flavor" else f"resource-flavor-{flavor}"
         record = full.named(f"{resource}-{key}")
         assert record["type"] == "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor"
         assert record["inputs"]["metadata"] == {"name": flavor}
-        expected = {"nodeLabels": labels, "tolerations": tolerations} if labels else {}
+        node_taints = [{k: t[k] for k in ("key", "value", "effect")} for t in taints]
+        expected = {"nodeLabels": labels, "nodeTaints": node_taints, "tolerations": tolerations} if labels else {}
         assert record["inputs"].get("spec", {}) == expected
         assert record["urn"] in queue["dependsOn"]
         entries.append({"name": flavor, "resources": quotas})
@@ -336,18 +344,59 @@ def test_smoke_job_without_kueue_or_auth_has_no_queue_label(rotation: Plan) -> N
     assert "aws-smoke-test" not in names(rotation)
 
 
+KUEUE_KINDS = ("ResourceFlavor", "ClusterQueue", "LocalQueue")
+
+
 @pytest.fixture(scope="module")
-def rayjob_crd_report(full: Plan, rotation: Plan, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
-    """Every RayJob of the `full` and `rotation` plans against KubeRay 1.7.0's RayJob CRD (one run)."""
-    crd = helm.CHARTS / "kuberay-operator-1.7.0" / "crds" / "ray.io_rayjobs.yaml"
-    plans = {"full": full.to_json(), "rotation": rotation.to_json()}
-    return crds.report(crd, plans, tmp_path_factory.mktemp("rayjob-crd"))
+def rayjob_crd_report(
+    full: Plan, rotation: Plan, tmp_path_factory: pytest.TempPathFactory, render_cache: Path
+) -> dict[str, list[str]]:
+    """Every RayJob and Kueue object of the `full` and `rotation` plans, and the Ray manifests of
+    docs/what-it-creates.md, against KubeRay 1.7.0's RayJob CRD and Kueue 0.19.2's CRDs (as its
+    chart renders them), in one run. A documented RayCluster is checked as a RayJob's
+    `rayClusterSpec`: the same Go type (RayClusterSpec), without parsing a second megabyte of CRD."""
+    if helm.unavailable():
+        pytest.skip(helm.unavailable())
+    folder = tmp_path_factory.mktemp("rayjob-crd")
+    kueue = helm.render(
+        helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", render_cache
+    )
+    crd = folder / "crds.yaml"
+    crd.write_text(
+        (helm.CHARTS / "kuberay-operator-1.7.0" / "crds" / "ray.io_rayjobs.yaml").read_text()
+        + "\n---\n"
+        # Only the kinds the program creates: the others (Workload's embeds a PodSpec) would
+        # cost seconds of parsing for nothing.
+        + yaml.safe_dump_all(
+            [o for o in kueue if o["kind"] == "CustomResourceDefinition" and o["spec"]["names"]["kind"] in KUEUE_KINDS]
+        ),
+        encoding="utf-8",
+    )
+    docs = []
+    for obj in flows.docs_objects():
+        if obj["kind"] == "RayCluster":
+            obj = {**obj, "kind": "RayJob", "spec": {"rayClusterSpec": obj["spec"]}}
+        docs.append(
+            {"type": f"kubernetes:ray.io/v1:{obj['kind']}", "name": f"docs-{obj['metadata']['name']}", "inputs": obj}
+        )
+    plans = {"full": full.to_json(), "rotation": rotation.to_json(), "docs": {"resources": docs}}
+    return crds.report(crd, plans, folder)
 
 
-def test_smoke_job_is_valid_against_the_rayjob_crd(rayjob_crd_report: dict[str, list[str]]) -> None:
+def test_smoke_job_and_kueue_objects_are_valid_against_their_crds(rayjob_crd_report: dict[str, list[str]]) -> None:
     lines = rayjob_crd_report["full"]
-    assert crds.all_valid(lines), "\n".join(lines)
+    assert crds.valid_at_creation(lines), "\n".join(lines)  # LocalQueue's clusterQueue is immutable
     assert crds.objects(lines, "RayJob ray.io/v1") == 4
+    # Per resource a ClusterQueue; flavors: 3 + 2 + 2 pools and Generic's one; 2 LocalQueues each.
+    api = "kueue.x-k8s.io/v1beta2"
+    assert (crds.objects(lines, f"ResourceFlavor {api}"), crds.objects(lines, f"ClusterQueue {api}")) == (8, 4)
+    assert crds.objects(lines, f"LocalQueue {api}") == 9  # and aws's in team-a
+
+
+def test_the_docs_ray_manifests_are_valid_against_the_crds(rayjob_crd_report: dict[str, list[str]]) -> None:
+    lines = rayjob_crd_report["docs"]
+    assert crds.all_valid(lines), "\n".join(lines)
+    assert crds.objects(lines, "RayJob ray.io/v1") == 2  # the queued RayJob and the elastic RayCluster
 
 
 # --- metrics ----------------------------------------------------------------------------------
@@ -416,6 +465,17 @@ def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, rend
     providers = [o for o in objects if o["kind"] == "ConfigMap" and "dashboardproviders.yaml" in o.get("data", {})]
     (provider,) = yaml.safe_load(providers[0]["data"]["dashboardproviders.yaml"])["providers"]
     assert (provider["folder"], provider["options"]["path"]) == ("Ray", "/var/lib/grafana/dashboards/ray")
+    # Grafana lets the Ray dashboard embed its panels, for viewers without a Grafana session
+    # (what KubeRay's install/prometheus/overrides.yaml at v1.7.0 sets).
+    (ini,) = [
+        o["data"]["grafana.ini"] for o in objects if o["kind"] == "ConfigMap" and "grafana.ini" in o.get("data", {})
+    ]
+    sections = {
+        name: dict(re.findall(r"^(\w+) = (.*)$", body, re.M))
+        for name, body in re.findall(r"^\[([\w.]+)\]\n(.*?)(?=^\[|\Z)", ini, re.M | re.S)
+    }
+    assert sections["security"]["allow_embedding"] == "true"
+    assert (sections["auth.anonymous"]["enabled"], sections["auth.anonymous"]["org_role"]) == ("true", "Viewer")
     # The Ray head learns where Prometheus and Grafana are: the rendered Services' names and ports.
     services = {o["metadata"]["name"]: o["spec"]["ports"][0]["port"] for o in objects if o["kind"] == "Service"}
     assert (services["kube-prometheus-stack-prometheus"], services["kube-prometheus-stack-grafana"]) == (9090, 80)
@@ -430,9 +490,10 @@ def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, rend
 
 
 def test_metrics_without_prometheus_installs_only_the_monitors(rotation: Plan) -> None:
-    assert "default-prometheus" not in names(rotation)
-    assert inputs(rotation, "default-kuberay")["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
-    assert "default-ray-head-monitor" in names(rotation) and "aws-ray-head-monitor" not in names(rotation)
+    # On Generic only: the cluster may have the Prometheus Operator's CRDs (the spec refuses it elsewhere).
+    assert "onprem-prometheus" not in names(rotation)
+    assert inputs(rotation, "onprem-kuberay")["values"]["metrics"] == {"serviceMonitor": {"enabled": True}}
+    assert "onprem-ray-head-monitor" in names(rotation) and "aws-ray-head-monitor" not in names(rotation)
 
 
 # --- authentication, network policy --------------------------------------------------------------
@@ -515,9 +576,9 @@ def test_example_primary_runs_kueue_metrics_and_the_smoke_job(example_plan: Plan
     ]
     flavor = inputs(example_plan, "default-resource-flavor-pool-gput4")["spec"]
     assert flavor["nodeLabels"]["nvidia.com/gpu.product"] == "NVIDIA-T4"
-    assert {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"} in flavor[
-        "tolerations"
-    ]
+    # The GPU taint is the flavor's (a workload must tolerate it to be admitted), not tolerated for it.
+    assert {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"} in flavor["nodeTaints"]
+    assert "nvidia.com/gpu" not in [t["key"] for t in flavor["tolerations"]]
     assert not {"aws-usw2-kueue", "gcp-usc1-smoke-test", "onprem-prometheus"} & present
 
 

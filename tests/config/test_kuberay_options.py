@@ -123,6 +123,58 @@ from tests.kuberay_stack import CLOUD, RESOURCES, problems
             "resources[0].addons.kuberay.queueQuota (default): queueQuota sizes the Kueue ClusterQueue: set "
             "batchScheduler: kueue or drop queueQuota",
         ),
+        *[
+            (
+                index,
+                {"metrics": True},
+                f"resources[{index}].addons.kuberay.metrics.installPrometheus ({name}): metrics creates a "
+                f"ServiceMonitor and PodMonitors (monitoring.coreos.com), whose CRDs the {provider} cluster this "
+                "program builds does not have, so the KubeRay release would fail: set metrics.installPrometheus: "
+                "true (it brings them), or turn metrics off",
+            )
+            for index, name, provider in ((0, "default", "Azure"), (1, "aws", "AWS"), (2, "gcp", "GCP"))
+        ],
+        (
+            0,
+            {"batchScheduler": "kueue", "queueNamespaces": ["team-a", "monitoring"]},
+            "resources[0].addons.kuberay.queueNamespaces (default): 'monitoring' is a namespace the platform runs "
+            "in, which Kueue's webhooks skip (no job there is ever queued): use a namespace of your own",
+        ),
+        (
+            0,
+            {"batchScheduler": "kueue", "queueNamespaces": ["Team_A"]},
+            "resources[0].addons.kuberay.queueNamespaces (default): 'Team_A' is not a Kubernetes namespace name: at "
+            "most 63 lower-case letters, digits and '-', starting and ending with a letter or digit",
+        ),
+        (
+            0,
+            {"batchScheduler": "kueue", "queueNamespaces": ["a" * 64]},
+            f"resources[0].addons.kuberay.queueNamespaces (default): '{'a' * 64}' is not a Kubernetes namespace "
+            "name: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit",
+        ),
+        (
+            0,
+            {"batchScheduler": "kueue", "smokeTest": True, "queueNamespaces": ["kuberay-smoke-test"]},
+            "resources[0].addons.kuberay.queueNamespaces (default): 'kuberay-smoke-test' is the smoke test's "
+            "namespace, which gets its LocalQueue with smokeTest: use a namespace of your own",
+        ),
+        (
+            0,
+            {"batchScheduler": "kueue", "queueNamespaces": ["team-a", "team-a"]},
+            "resources[0].addons.kuberay.queueNamespaces (default): 'team-a' is listed twice: list each namespace once",
+        ),
+        (
+            0,
+            {"batchScheduler": "kueue", "queueNamespaces": []},
+            "resources[0].addons.kuberay.queueNamespaces (default): name at least one namespace (the default is "
+            "[default])",
+        ),
+        (
+            0,
+            {"batchScheduler": "volcano", "queueNamespaces": ["team-a"]},
+            "resources[0].addons.kuberay.queueNamespaces (default): queueNamespaces places Kueue's LocalQueues: set "
+            "batchScheduler: kueue or drop queueNamespaces",
+        ),
         (
             0,
             {"batchScheduler": "slurm"},
@@ -160,8 +212,8 @@ def test_network_policy_is_accepted_on_aks_which_runs_cilium() -> None:
 @pytest.mark.parametrize("shorthand, enabled", [(True, True), (False, False)])
 def test_metrics_accepts_a_boolean(shorthand: bool, enabled: bool) -> None:
     resources = copy.deepcopy(RESOURCES)
-    resources[0]["addons"] = {"kuberay": {"metrics": shorthand}}
-    metrics = load_spec(CLOUD, resources).resources[0].addons.kuberay.metrics
+    resources[3]["addons"] = {"kuberay": {"metrics": shorthand}}  # Generic: metrics alone are taken there
+    metrics = load_spec(CLOUD, resources).resources[3].addons.kuberay.metrics
     assert (metrics.enabled, metrics.install_prometheus) == (enabled, False)
 
 
@@ -209,3 +261,12 @@ def test_kueue_quota_the_pools_overflow_names_queue_quota() -> None:
 )
 def test_gpu_smoke_test_refusals(index: int, kuberay: dict[str, Any], expected: str) -> None:
     assert problems(index, kuberay) == [expected]
+
+
+def test_kueue_queue_namespaces_at_their_limits() -> None:
+    """A 63-character name and the Generic cluster's metrics alone are taken (its own CRDs may exist)."""
+    assert problems(0, {"batchScheduler": "kueue", "queueNamespaces": ["a" * 63, "team-1", "default"]}) == []
+    assert problems(3, {"metrics": True}) == []
+    resources = copy.deepcopy(RESOURCES)
+    resources[0]["addons"] = {"kuberay": {"batchScheduler": "kueue"}}
+    assert load_spec(CLOUD, resources).resources[0].addons.kuberay.queue_namespaces == ["default"]
