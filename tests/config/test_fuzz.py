@@ -8,6 +8,7 @@ the `ci` profile bounds the run time."""
 from __future__ import annotations
 
 import copy
+import re
 import io
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -107,7 +108,12 @@ def valid_resources(draw: Any, max_extra: int = 6) -> list[dict[str, Any]]:
     """A valid `anyscale-cloud:resources` list: the Azure primary and up to `max_extra` more."""
     names = draw(
         st.lists(
-            name_text.filter(lambda n: n.lower() != "default"), min_size=0, max_size=max_extra, unique_by=str.lower
+            name_text.filter(lambda n: n.lower() != "default"),
+            min_size=0,
+            max_size=max_extra,
+            # Names differing only in case or punctuation ("0" and "0-") derive the same cloud
+            # names, which the spec refuses as a collision: not valid by construction.
+            unique_by=lambda n: re.sub(r"[^a-z0-9]", "", n.lower()),
         )
     )
     resources: list[dict[str, Any]] = [
@@ -141,7 +147,12 @@ def valid_resources(draw: Any, max_extra: int = 6) -> list[dict[str, Any]]:
                 }
         elif kind == "GCP":
             entry["region"] = draw(st.sampled_from(sorted(GCP_REGIONS)))
-            entry["project"] = draw(st.from_regex(r"[a-z][a-z0-9-]{4,20}[a-z0-9]", fullmatch=True))
+            entry["project"] = draw(
+                st.from_regex(r"[a-z][a-z0-9-]{4,20}[a-z0-9]", fullmatch=True).filter(
+                    # Google refuses a project ID containing these.
+                    lambda p: not any(word in p for word in ("google", "null", "undefined", "ssl"))
+                )
+            )
         else:
             entry["region"] = draw(st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True))
             entry["kubeconfig"] = {"secure": "v1:abc"}
