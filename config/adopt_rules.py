@@ -130,7 +130,7 @@ def _resource_problems(i: int, res: Any, spec: StackSpec) -> list[tuple[Loc, str
                 problems.append(
                     (
                         _where(i, key),
-                        f"only an Azure (AKS) resource adopts a {key}; a {res.provider_name} resource adopts its "
+                        f"only an Azure (AKS) resource adopts a {key}; this {res.provider_name} resource adopts its "
                         "registration only",
                     )
                 )
