@@ -34,14 +34,22 @@ from typing import Any
 from config.data.prices import PRICES_AS_OF
 from preflight.changes import ACTIONS, SYMBOLS, Change, PropertyChange, diff_plans
 from preflight.escape import html_text, md_code, md_text, printable
-from preflight.mermaid_diff import COMMENT_LIMIT, diagram_section, fit_comment
+from preflight.mermaid_diff import COMMENT_LIMIT, changes_diagram, diagram_section, fit_comment
 from preflight.planfile import SECRET, Plan, PlanError, read, use_color
 from preflight.pricing import bound, groups_of, money
 
 # --------------------------------------------------------------------------------
 # Rendering
 
-COLORS = {"import": "36", "create": "32", "update": "33", "replace": "35", "delete": "31", "disruptive": "1;31", "muted": "2"}
+COLORS = {
+    "import": "36",
+    "create": "32",
+    "update": "33",
+    "replace": "35",
+    "delete": "31",
+    "disruptive": "1;31",
+    "muted": "2",
+}
 VALUE_LIMIT = 120
 
 
@@ -157,9 +165,7 @@ def md_details(change: Change) -> list[str]:
     return lines + ["</details>", ""]
 
 
-def render_markdown(
-    changes: list[Change], cost: list[dict[str, Any]] | None = None, limit: int = COMMENT_LIMIT
-) -> str:
+def render_markdown(changes: list[Change], cost: list[dict[str, Any]] | None = None, limit: int = COMMENT_LIMIT) -> str:
     """For a pull-request comment: a diagram of what changes, a table of changes, details
     folded, then the cost; at most `limit` characters (GitHub's), made coarser and shorter
     as preflight/mermaid_diff.py says, never cut mid-diagram."""
@@ -170,7 +176,11 @@ def render_markdown(
         lines = ["### Preflight diff", "", f"**{summarize(changes)}**", ""]
         disruptive = sum(1 for c in shown if c.disruptive)
         if disruptive:
-            lines += ["> [!CAUTION]", f"> {disruptive} disruptive change(s): read the reasons below before merging.", ""]
+            lines += [
+                "> [!CAUTION]",
+                f"> {disruptive} disruptive change(s): read the reasons below before merging.",
+                "",
+            ]
         if shown:
             lines += diagram_section(changes, level)
             lines += ["| | action | resource | type | cloud resource | |", "|---|---|---|---|---|---|"]
@@ -198,7 +208,7 @@ def render_markdown(
             lines += render_cost_markdown(cost)
         return "\n".join(lines).rstrip("\n") + "\n"
 
-    return fit_comment(build, len(detailed), len(shown), limit)
+    return fit_comment(build, lambda level: len(changes_diagram(changes, level)), len(detailed), len(shown), limit)
 
 
 # Where the whole diff is when the comment leaves some out.

@@ -86,7 +86,8 @@ NAME_INPUTS = (
 def physical_name(resource: Resource) -> str:
     """The name the cloud knows the resource by, when the plan knows it; else its logical name."""
     inputs = resource.get("inputs") or {}
-    for key in NAME_INPUTS:
+    keys = ("resourceGroupName",) if type_matches(resource, "azure-native:resources:ResourceGroup") else NAME_INPUTS
+    for key in keys:
         value = inputs.get(key)
         if isinstance(value, str) and value and not holds_unknown(value):
             return value

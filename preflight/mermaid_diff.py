@@ -86,28 +86,30 @@ LEGEND = (
 
 
 def fit_comment(
-    build: Callable[[str, int, int], str], details: int, rows: int, limit: int = COMMENT_LIMIT
+    build: Callable[[str, int, int], str],
+    diagram_size: Callable[[str], int],
+    details: int,
+    rows: int,
+    limit: int = COMMENT_LIMIT,
 ) -> str:
-    """The richest comment within `limit`: `build(level, details_kept, rows_kept)` for each
-    diagram level, then fewer folded details, then fewer table rows."""
-    for level in LEVELS:
-        body = build(level, details, rows)
-        if len(body) <= limit:
-            return body
-    level = LEVELS[-1]
-    kept = details
-    while kept > 0:
-        kept = kept // 2 if kept > 8 else kept - 1
-        body = build(level, kept, rows)
-        if len(body) <= limit:
-            return body
-    kept_rows = rows
-    while kept_rows > 0:
-        kept_rows = kept_rows // 2 if kept_rows > 8 else kept_rows - 1
-        body = build(level, 0, kept_rows)
-        if len(body) <= limit:
-            return body
-    return build(level, 0, 0)
+    """The richest comment within `limit`, from `build(level, details_kept, rows_kept)`: the
+    first diagram level that takes at most half the limit (the picture is the point, but
+    not the whole comment), then fewer folded details, then fewer table rows; a coarser
+    diagram only when even the bare comment does not fit."""
+    start = next((i for i, level in enumerate(LEVELS) if diagram_size(level) <= limit // 2), len(LEVELS) - 1)
+    for level in LEVELS[start:]:
+        kept_details, kept_rows = details, rows
+        while True:
+            body = build(level, kept_details, kept_rows)
+            if len(body) <= limit:
+                return body
+            if kept_details:
+                kept_details = kept_details // 2 if kept_details > 8 else kept_details - 1
+            elif kept_rows:
+                kept_rows = kept_rows // 2 if kept_rows > 8 else kept_rows - 1
+            else:
+                break
+    return build(LEVELS[-1], 0, 0)
 
 
 def diagram_section(changes: list[Change], level: str) -> list[str]:
