@@ -14,6 +14,7 @@ from typing import Any
 
 from policy.rules.platform import REGISTRATION_REPLACING_PATHS
 from preflight.disruption import disruption_reasons, version_reasons
+from preflight.imports import import_problems
 from preflight.planfile import (
     PLACEHOLDER_RE,
     SECRET,
@@ -29,7 +30,6 @@ from preflight.planfile import (
     short_type,
     type_matches,
 )
-from preflight.imports import import_problems
 from preflight.replacements import PROVIDER_REPLACES
 from preflight.scaling import scaling_risks
 

@@ -204,7 +204,6 @@ def _cloud_resource(
     lines: list[str], ids: _Ids, graph: Graph, cloud_resource: Resource, number: int, previous: str
 ) -> str:
     """Draw one cloud resource; return its registration's node (the next link of the chain)."""
-    urn = str(cloud_resource.get("urn"))
     registration = graph.registration_of(cloud_resource)
     properties = ((registration or {}).get("inputs") or {}).get("properties") or {}
     facts = ", ".join(text(properties[k]) for k in ("provider", "region") if isinstance(properties.get(k), str))
