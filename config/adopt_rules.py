@@ -5,12 +5,13 @@ replace a registration whatever Azure holds."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from config.adopt import AZURE_ONLY, ResourceAdoptSpec, parse_arm_id
 
-if TYPE_CHECKING:
-    from config.stack import StackSpec
+# The whole stack (config/stack.py's StackSpec, which calls these rules): typed loosely
+# here, since naming it would make the two modules import each other.
+StackSpec = Any
 
 Loc = tuple[Any, ...]
 CONTAINER_NAME = "anyscale"  # the container the program creates (components/azure/bucket.py)
