@@ -34,7 +34,7 @@ from typing import Any
 from config.data.prices import PRICES_AS_OF
 from preflight.changes import ACTIONS, SYMBOLS, Change, PropertyChange, diff_plans
 from preflight.escape import html_text, md_code, md_text, printable
-from preflight.mermaid_diff import COMMENT_LIMIT, changes_diagram, diagram_section, fit_comment
+from preflight.mermaid_diff import COMMENT_LIMIT, diagram_section, fit_comment
 from preflight.planfile import SECRET, Plan, PlanError, read, use_color
 from preflight.pricing import bound, groups_of, money
 
@@ -171,44 +171,52 @@ def render_markdown(changes: list[Change], cost: list[dict[str, Any]] | None = N
     as preflight/mermaid_diff.py says, never cut mid-diagram."""
     shown = sorted((c for c in changes if c.action != "same"), key=lambda c: ACTIONS.index(c.action))
     detailed = [c for c in shown if c.reasons or c.notes or (c.action in ("update", "replace") and c.properties)]
+    # Each piece rendered once: the fitting below only chooses how many of them to keep.
+    rows = [
+        f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
+        f"| {md_code(c.cloud_resource) if c.cloud_resource else 'cloud'} | {'**disruptive**' if c.disruptive else ''} |"
+        for c in shown
+    ]
+    details = ["\n".join(md_details(c)) for c in detailed]
+    diagrams: dict[str, list[str]] = {}
 
-    def build(level: str, details: int, rows: int) -> str:
-        lines = ["### Preflight diff", "", f"**{summarize(changes)}**", ""]
-        disruptive = sum(1 for c in shown if c.disruptive)
-        if disruptive:
-            lines += [
-                "> [!CAUTION]",
-                f"> {disruptive} disruptive change(s): read the reasons below before merging.",
-                "",
-            ]
+    def diagram(level: str) -> list[str]:
+        if level not in diagrams:
+            diagrams[level] = diagram_section(changes, level)
+        return diagrams[level]
+
+    head = ["### Preflight diff", "", f"**{summarize(changes)}**", ""]
+    disruptive = sum(1 for c in shown if c.disruptive)
+    if disruptive:
+        head += ["> [!CAUTION]", f"> {disruptive} disruptive change(s): read the reasons below before merging.", ""]
+    noted = [c for c in changes if c.action == "same" and c.notes]
+    tail: list[str] = []
+    note = hidden_secrets_note(changes)
+    if note:
+        tail += [f"_{note}_", ""]
+    if cost is not None:
+        tail += render_cost_markdown(cost)
+
+    def build(level: str, kept_details: int, kept_rows: int) -> str:
+        lines = list(head)
         if shown:
-            lines += diagram_section(changes, level)
+            lines += diagram(level)
             lines += ["| | action | resource | type | cloud resource | |", "|---|---|---|---|---|---|"]
-            for c in shown[:rows]:
-                flag = "**disruptive**" if c.disruptive else ""
-                lines.append(
-                    f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
-                    f"| {md_code(c.cloud_resource) if c.cloud_resource else 'cloud'} | {flag} |"
-                )
-            lines.append("")
-            if rows < len(shown):
-                lines += [f"_{len(shown) - rows} more change(s) left out to fit GitHub's comment limit: {FULL}_", ""]
-        for c in detailed[:details]:
-            lines += md_details(c)
-        if details < len(detailed):
-            lines += [f"_Details of {len(detailed) - details} change(s) left out to fit the limit: {FULL}_", ""]
-        noted = [c for c in changes if c.action == "same" and c.notes]
-        if noted and rows == len(shown):
+            lines += rows[:kept_rows] + [""]
+            if kept_rows < len(shown):
+                lines += [
+                    f"_{len(shown) - kept_rows} more change(s) left out to fit GitHub's comment limit: {FULL}_",
+                    "",
+                ]
+        lines += details[:kept_details]
+        if kept_details < len(detailed):
+            lines += [f"_Details of {len(detailed) - kept_details} change(s) left out to fit the limit: {FULL}_", ""]
+        if noted and kept_rows == len(shown):
             lines += ["Options changed, no resource change:", ""]
             lines += [f"- {md_code(c.name)}: {md_text('; '.join(c.notes))}" for c in noted] + [""]
-        note = hidden_secrets_note(changes)
-        if note:
-            lines += [f"_{note}_", ""]
-        if cost is not None:
-            lines += render_cost_markdown(cost)
-        return "\n".join(lines).rstrip("\n") + "\n"
+        return "\n".join(lines + tail).rstrip("\n") + "\n"
 
-    return fit_comment(build, lambda level: len(changes_diagram(changes, level)), len(detailed), len(shown), limit)
+    return fit_comment(build, lambda level: len("\n".join(diagram(level))), len(detailed), len(shown), limit)
 
 
 # Where the whole diff is when the comment leaves some out.

@@ -34,7 +34,7 @@ from preflight.planfile import (
     type_matches,
 )
 
-_SAFE = re.compile(r"[A-Za-z0-9 _.,/=+-]")
+_UNSAFE = re.compile(r"[^A-Za-z0-9 _.,/=+-]")
 LABEL_LIMIT = 80  # characters of a value shown in a label (before escaping)
 
 
@@ -45,7 +45,7 @@ def text(value: object, limit: int = LABEL_LIMIT) -> str:
     shown = printable(str(value))
     if len(shown) > limit:
         shown = shown[: limit - 3] + "..."
-    return "".join(c if _SAFE.fullmatch(c) else f"#{ord(c)};" for c in shown)
+    return _UNSAFE.sub(lambda m: f"#{ord(m.group())};", shown)
 
 
 def fenced(diagram: str) -> str:

@@ -1,6 +1,6 @@
 """The adopted stack the adoption tests share: the dev stack with every key of `adopt` set to
-a portal-made cloud's IDs (tests/config/test_adopt.py checks the spec on it,
-tests/components/test_adopt.py records its plan once, tests/preflight/test_mermaid.py draws it)."""
+a portal-made cloud's IDs (tests/config/test_adopt_keys.py checks the spec on it,
+tests/components/test_adopt_plan.py records its plan once, tests/preflight/test_mermaid.py draws it)."""
 
 from __future__ import annotations
 
