@@ -34,7 +34,7 @@ class CloudConfig(TypedDict):
     """the Azure region holding the ARM records (not where compute runs): a known Azure region (config/data/regions.py), never case-converted; outside the regions where Anyscale on Azure is available (preview; config/data/azure_availability.py): a warning, not an error"""
 
     resource_group: str
-    """the Azure resource group, created by the program"""
+    """the Azure resource group, created by the program (or adopted: `adopt.resourceGroup`)"""
 
     api_version: NotRequired[str]
     """the `Anyscale.Platform` API version (older templates use `2026-02-01-preview`). Default: `2026-09-01`"""

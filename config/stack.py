@@ -87,7 +87,8 @@ class CloudSpec(Strict):
         f"(config/data/regions.py), never case-converted; {PREVIEW_REGIONS_NOTE}"
     )
     resource_group: str = Field(
-        pattern=r"^[-\w._()]{0,89}[-\w_()]$", description="the Azure resource group, created by the program"
+        pattern=r"^[-\w._()]{0,89}[-\w_()]$",
+        description="the Azure resource group, created by the program (or adopted: `adopt.resourceGroup`)",
     )
     api_version: str = Field(
         API_VERSION,
