@@ -173,4 +173,4 @@ mutate: $(MUTATE_STAMP)
 	echo "wall time: $$(( $$(date +%s) - start )) s"
 
 clean:
-	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants
+	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants tests/mermaid/node_modules
