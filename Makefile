@@ -73,9 +73,18 @@ plan: $(STAMP)
 validate: $(STAMP)
 	@for f in stacks/Pulumi.*.yaml; do $(PY) -m preflight validate $$f || exit 1; done
 
+# The real Mermaid parser the diagram tests use (tests/mermaid/: `mermaid` and jsdom from npm,
+# pinned with integrity hashes in package-lock.json), installed exactly as locked; again only
+# when the lock changes. No Node, no test run: the diagrams would go unchecked otherwise.
+MERMAID := tests/mermaid/node_modules/.installed
+$(MERMAID): tests/mermaid/package.json tests/mermaid/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make test: Node.js 20+ with npm is needed for the Mermaid parser (tests/mermaid); install it"; exit 1; }
+	cd tests/mermaid && npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
 # Static checks before the tests; configuration in pyproject.toml. Every stack file against
 # the JSON Schema generated from the spec (a misspelt key fails here, as in the editor).
-test: lint
+test: lint $(MERMAID)
 	$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml
 	$(PY) -m pytest -n $(JOBS) -q
 
@@ -164,4 +173,4 @@ mutate: $(MUTATE_STAMP)
 	echo "wall time: $$(( $$(date +%s) - start )) s"
 
 clean:
-	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants
+	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants tests/mermaid/node_modules

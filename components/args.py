@@ -12,6 +12,19 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 
 
+class CloudAdoptConfig(TypedDict):
+    """The existing cloud's own records, by Azure resource ID."""
+
+    resource_group: NotRequired[str]
+    """the existing `cloud.resourceGroup`, e.g. `/subscriptions/<s>/resourceGroups/<group>`"""
+
+    registry: NotRequired[str]
+    """the existing container registry of the cloud's `acrResourceId` (`.../providers/Microsoft.ContainerRegistry/registries/<name>`); the program keeps its name"""
+
+    cloud: NotRequired[str]
+    """the existing `Anyscale.Platform/clouds` record (`.../providers/Anyscale.Platform/clouds/<name>`); its name must be `cloud.name`"""
+
+
 class CloudConfig(TypedDict):
     """The Anyscale cloud: its ARM record and where it lives."""
 
@@ -22,7 +35,7 @@ class CloudConfig(TypedDict):
     """the Azure region holding the ARM records (not where compute runs): a known Azure region, never case-converted; outside the regions where Anyscale on Azure is available (preview): a warning, not an error"""
 
     resource_group: pulumi.Input[str]
-    """the Azure resource group, created by the program"""
+    """the Azure resource group, created by the program (or adopted: `adopt.resourceGroup`)"""
 
     api_version: NotRequired[str]
     """the `Anyscale.Platform` API version (older templates use `2026-02-01-preview`). Default: `2026-09-01`"""
@@ -35,6 +48,9 @@ class CloudConfig(TypedDict):
 
     tags: NotRequired[Mapping[str, str]]
     """tags on the Azure resources"""
+
+    adopt: NotRequired[CloudAdoptConfig]
+    """an existing cloud's records to import instead of creating them (docs/adopting.md)"""
 
 
 class EnvoyGatewayConfig(TypedDict):
@@ -129,6 +145,31 @@ class AddonsConfig(TypedDict):
 
     nvidia_device_plugin: NotRequired[NvidiaDevicePluginConfig]
     """installed on AKS and EKS clusters with GPU pools (GKE brings its own; not on Generic)"""
+
+
+class CloudResourceAdoptConfig(TypedDict):
+    """An existing cloud resource's registration and (AKS) the resources behind it, by Azure resource ID; the program imports each instead of creating it and takes its name from the ID."""
+
+    registration: NotRequired[str]
+    """the existing `Anyscale.Platform/clouds/cloudResources` record (`.../providers/Anyscale.Platform/clouds/<cloud>/cloudResources/<name>`); its cloud must be `cloud.name` and its name this resource's `name`"""
+
+    registration_properties: NotRequired[Mapping[str, str]]
+    """the existing registration's `properties`, copied from `az resource show --ids <registration> --query properties`: `preflight validate` then compares every property the stack decides offline (the platform never changes them: a difference fails the import or replaces the registration)"""
+
+    cluster: NotRequired[str]
+    """Azure only: the existing AKS cluster"""
+
+    storage_account: NotRequired[str]
+    """Azure only: the existing storage account (ADLS Gen2) of the resource's bucket"""
+
+    container: NotRequired[str]
+    """Azure only, with `storageAccount`: the existing blob container of the bucket (`.../storageAccounts/<account>/blobServices/default/containers/<name>`); unset: the program's `anyscale`"""
+
+    identity: NotRequired[str]
+    """Azure only: the operator's existing user-assigned identity"""
+
+    operator_extension: NotRequired[str]
+    """Azure only, with `cluster`: the Anyscale operator's existing AKS cluster extension (`.../managedClusters/<cluster>/providers/Microsoft.KubernetesConfiguration/extensions/<name>`)"""
 
 
 class CredentialsConfig(TypedDict):
@@ -375,6 +416,9 @@ class CloudResourceConfig(TypedDict):
 
     addons: NotRequired[AddonsConfig]
     """Pinned versions of what runs inside every cluster."""
+
+    adopt: NotRequired[CloudResourceAdoptConfig]
+    """an existing registration (and on Azure its cluster, storage, identity and operator extension) to import instead of creating them (docs/adopting.md)"""
 
     peered_with: NotRequired[Sequence[str]]
     """names of other resources of the stack whose networks are peered with this one's: their address ranges must not overlap (checked: EKS `vpcCidr`, GKE node/pod/service ranges, AKS network ranges where set; Generic and existing networks without ranges are not checked)"""

@@ -19,6 +19,7 @@ from components.cloud_resource import CloudResource
 from components.registration import CloudRecord
 from components.target import CloudContext, Target
 from config import SpecError, StackSpec, advisories, load_spec
+from config.adopt import parse_arm_id
 from config.currency import TodayError, today
 from config.names import REGISTRY_SUFFIX, registry_name
 
@@ -156,27 +157,21 @@ class AnyscaleCloud(pulumi.ComponentResource):
             tags=cloud.tags,
             # Deleting a group deletes everything in it, retained or not (platform.md
             # 9.4): a retained storage account lives here, so the group stays too.
-            opts=pulumi.ResourceOptions.merge(guarded, pulumi.ResourceOptions(retain_on_delete=retains_storage(spec))),
-        )
-        # Registry names are global and letters and digits only: Pulumi's autoname
-        # (`<name>-<suffix>`) is never valid, so the name is explicit, with a random suffix.
-        suffix = random.RandomString(
-            f"{cloud.name}-registry-suffix",
-            length=REGISTRY_SUFFIX,
-            special=False,
-            upper=False,
-            opts=pulumi.ResourceOptions(parent=self, provider=rand),
+            opts=pulumi.ResourceOptions.merge(
+                guarded,
+                pulumi.ResourceOptions(retain_on_delete=retains_storage(spec), import_=cloud.adopt.resource_group),
+            ),
         )
         registry = containerregistry.Registry(
             f"{cloud.name}-registry",
-            registry_name=suffix.result.apply(lambda s: registry_name(cloud.name, s)),
+            registry_name=self._registry_name(spec, rand),
             resource_group_name=group.name,
             location=cloud.location,
             sku={"name": cloud.registry_sku},
             admin_user_enabled=False,  # pulls and pushes use Entra identities only
             anonymous_pull_enabled=False,
             tags=cloud.tags,
-            opts=guarded,
+            opts=pulumi.ResourceOptions.merge(guarded, pulumi.ResourceOptions(import_=cloud.adopt.registry)),
         )
         record = resources.Resource(
             f"{cloud.name}-cloud",
@@ -189,7 +184,7 @@ class AnyscaleCloud(pulumi.ComponentResource):
             location=cloud.location,
             properties={"acrResourceId": registry.id},
             tags=cloud.tags,
-            opts=guarded,
+            opts=pulumi.ResourceOptions.merge(guarded, pulumi.ResourceOptions(import_=cloud.adopt.cloud)),
         )
         record_info = CloudRecord(
             cloud.name, group.name, cloud.location, cloud.api_version, azure, record, cloud.protect
@@ -224,3 +219,20 @@ class AnyscaleCloud(pulumi.ComponentResource):
                 "kubeconfigs": self.kubeconfigs,
             }
         )
+
+    def _registry_name(self, spec: StackSpec, rand: random.Provider) -> pulumi.Input[str]:
+        """An adopted registry keeps its name (its ID's). Otherwise registry names are global
+        and letters and digits only: Pulumi's autoname (`<name>-<suffix>`) is never valid, so
+        the name is explicit, with a random suffix."""
+        cloud = spec.cloud
+        adopted = parse_arm_id(cloud.adopt.registry) if cloud.adopt.registry else None
+        if adopted is not None:
+            return adopted.name
+        suffix = random.RandomString(
+            f"{cloud.name}-registry-suffix",
+            length=REGISTRY_SUFFIX,
+            special=False,
+            upper=False,
+            opts=pulumi.ResourceOptions(parent=self, provider=rand),
+        )
+        return suffix.result.apply(lambda s: registry_name(cloud.name, s))

@@ -55,7 +55,9 @@ class CloudResource(pulumi.ComponentResource):
         # Generic: the registration waits for the operator's namespace, so a destroy
         # deletes the registration while the operator still runs (see ClusterAddons).
         operator_home = [self.addons.namespace] if target.cluster is None else []
-        self.registration = CloudResourceRegistration(spec.name, cloud, target, previous, child, operator_home)
+        self.registration = CloudResourceRegistration(
+            spec.name, cloud, target, previous, child, operator_home, import_id=spec.adopt.registration
+        )
         self.addons.install(
             AddonsArgs(
                 target,

@@ -82,9 +82,11 @@ class CloudResourceRegistration(pulumi.ComponentResource):
         previous: pulumi.Resource | None,
         opts: pulumi.ResourceOptions | None = None,
         waits_for: list[pulumi.Resource] | None = None,
+        import_id: str | None = None,
     ):
         """`previous` is the registration before this one: the platform creates them one
-        at a time. Besides it, the registration waits only for its own target."""
+        at a time. Besides it, the registration waits only for its own target. `import_id`:
+        an existing registration's ID, imported instead of created (config/adopt.py)."""
         super().__init__("anyscale-cloud:index:CloudResourceRegistration", name, None, opts)
         depends_on = [cloud.resource, *target.ready, *(waits_for or [])]
         if previous is not None:
@@ -106,6 +108,7 @@ class CloudResourceRegistration(pulumi.ComponentResource):
                 replace_on_changes=list(REGISTRATION_REPLACING_PATHS),
                 delete_before_replace=True,
                 protect=cloud.protect,
+                import_=import_id,
             ),
         )
         self.cloud_resource_id = self.resource.properties.apply(lambda props: cloud_resource_id(name, props))

@@ -24,6 +24,8 @@ class OperatorExtension:
     cluster_name: pulumi.Input[str]
     resource_group_name: pulumi.Input[str]
     azure_provider: pulumi.ProviderResource
+    name: str = "anyscale-operator"  # an adopted extension keeps its own (config/adopt.py)
+    import_id: str | None = None  # the existing extension's ID, imported instead of created
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from config.addons import AddonsSpec
+from config.adopt import ResourceAdoptSpec
 from config.data.kuberay import SCHEDULER_PLUGINS_CHARTS
 from config.doc import NAME_RULE, PREVIEW_REGIONS_NOTE, REGION_RULE, one_of
 from config.kuberay import QUOTA_LIMITS, QueueQuotaSpec
@@ -40,6 +41,11 @@ class ResourceSpec(Strict):
         f"Generic: a free-form routing label. Azure: {PREVIEW_REGIONS_NOTE}"
     )
     addons: AddonsSpec = Field(default_factory=AddonsSpec)
+    adopt: ResourceAdoptSpec = Field(
+        default_factory=ResourceAdoptSpec,
+        description="an existing registration (and on Azure its cluster, storage, identity and operator extension) "
+        "to import instead of creating them (docs/adopting.md)",
+    )
     if TYPE_CHECKING:
         # Declared by each provider's subclass with its own storage type; here for the checker only.
         storage: StorageSpec

@@ -21,6 +21,8 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from config.adopt import CloudAdoptSpec
+from config.adopt_rules import adoption_problems
 from config.aks import AzureResource
 from config.data.versions import API_VERSION, API_VERSIONS
 from config.doc import NAME_RULE, PREVIEW_REGIONS_NOTE
@@ -87,7 +89,7 @@ class CloudSpec(Strict):
     )
     # Only the resource group's name: it may be another resource's output.
     resource_group: Deferrable[Annotated[str, StringConstraints(pattern=r"^[-\w._()]{0,89}[-\w_()]$")]] = Field(
-        description="the Azure resource group, created by the program"
+        description="the Azure resource group, created by the program (or adopted: `adopt.resourceGroup`)"
     )
     api_version: str = Field(
         API_VERSION,
@@ -103,6 +105,10 @@ class CloudSpec(Strict):
         "Premium", description="the container registry for managed image builds"
     )
     tags: dict[str, str] = Field(default_factory=dict, description="tags on the Azure resources")
+    adopt: CloudAdoptSpec = Field(
+        default_factory=CloudAdoptSpec,
+        description="an existing cloud's records to import instead of creating them (docs/adopting.md)",
+    )
 
     @field_validator("location")
     @classmethod
@@ -153,6 +159,7 @@ class StackSpec(Strict):
             # Derived names, checked once every field is valid (platform.md 9.3).
             problems += [detail(loc, "name", message) for loc, message in check_names(spec)]
             problems += peering_problems(spec.resources)
+            problems += [detail(loc, "adopt", message) for loc, message in adoption_problems(spec)]
             aws = any(r.provider_name == "AWS" for r in spec.resources)
             problems += [
                 detail(("cloud", "tags") + ((key,) if key is not None else ()), "tags", message)
@@ -266,13 +273,16 @@ def _uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
         pool_locs = [(p.name, ("resources", i, "cluster", "nodePools", k, "name")) for k, p in enumerate(pools)]
         if isinstance(res, AzureResource):
             # Azure names ignore case: `Default` and `default` are one name.
-            name("aks_cluster", aks_cluster_name(cloud, res.name), at, ("aks-cluster", group), ci=True)
+            # An adopted resource keeps the name its ID gives it (config/adopt.py).
+            cluster = res.adopt.name_of("cluster") or aks_cluster_name(cloud, res.name)
+            name("aks_cluster", cluster, at, ("aks-cluster", group), ci=True)
             name("aks_dns_prefix", aks_dns_prefix(cloud, res.name), at)
-            name("azure_identity", azure_identity_name(cloud, res.name), at, ("identity", group), ci=True)
+            identity = res.adopt.name_of("identity") or azure_identity_name(cloud, res.name)
+            name("azure_identity", identity, at, ("identity", group), ci=True)
             network = res.cluster.network
             if network is not None and network.created:
                 name("azure_vnet", azure_vnet_name(cloud, res.name), at, ("vnet", group), ci=True)
-            if res.storage.bucket is None:
+            if res.storage.bucket is None and res.adopt.storage_account is None:
                 name("storage_account", storage_account_name(cloud, res.name, "0" * STORAGE_ACCOUNT_SUFFIX), at)
             # Pool names are the user's (config.types.AksPoolName checks them): only their URNs derive.
             for pool, loc in pool_locs:

@@ -41,6 +41,8 @@ SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "boo
 # `nodePools` -> NodePoolConfig); these fields' names would mislead or collide.
 TYPE_NAMES = {
     ("CloudResourceConfig", "addons"): "AddonsConfig",
+    ("CloudConfig", "adopt"): "CloudAdoptConfig",
+    ("CloudResourceConfig", "adopt"): "CloudResourceAdoptConfig",
     ("AddonsConfig", "kuberay"): "KubeRayConfig",
     ("ResourceSecretsConfig", "storage"): "StorageSecretsConfig",
     ("StorageSecretsConfig", "credentials"): "CredentialsSecretsConfig",

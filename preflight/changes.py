@@ -14,12 +14,14 @@ from typing import Any
 
 from policy.rules.platform import REGISTRATION_REPLACING_PATHS
 from preflight.disruption import bucket_name_input, disruption_reasons, same_name_bucket_reason, version_reasons
+from preflight.imports import import_problems
 from preflight.planfile import (
     PLACEHOLDER_RE,
     SECRET,
     Graph,
     Plan,
     Resource,
+    import_id,
     is_registration,
     normalize_type,
     provider_ref_urn,
@@ -32,8 +34,10 @@ from preflight.refusals import refused_updates, system_pool_notes
 from preflight.replacements import PROVIDER_REPLACES
 from preflight.scaling import scaling_risks
 
-ACTIONS = ("create", "update", "replace", "delete")  # display order; "same" is not shown
-SYMBOLS = {"create": "+", "update": "~", "replace": "+-", "delete": "-", "same": "="}
+# display order; "same" is not shown. "import": a resource new to the plan that the program
+# adopts (options.import, config/adopt.py) rather than creates.
+ACTIONS = ("import", "create", "update", "replace", "delete")
+SYMBOLS = {"import": "=>", "create": "+", "update": "~", "replace": "+-", "delete": "-", "same": "="}
 
 # Inputs whose change always replaces the resource, whatever replaceOnChanges says:
 # they are its identity (part of the ARM ID, the Kubernetes name, the cloud's name
@@ -90,7 +94,7 @@ class Change:
     urn: str
     type: str
     name: str
-    action: str  # create, delete, update, replace, same
+    action: str  # import, create, delete, update, replace, same
     disruptive: bool = False
     reasons: list[str] = field(default_factory=list)
     properties: list[PropertyChange] = field(default_factory=list)
@@ -344,11 +348,17 @@ def _change_of(urn: str, base_graph: Graph, head_graph: Graph, renewed: set[str]
         options = merged_options(base_resource, resource)
         risks = scaling_risks(base_resource, resource) if change.action == "update" else []
     else:
-        change, options = new_change(resource, "create"), merged_options(None, resource)
+        adopted = import_id(resource)
+        change, options = new_change(resource, "import" if adopted else "create"), merged_options(None, resource)
         change.properties = all_inputs(resource, added=True)
+        if adopted:
+            change.notes.append(f"imported from {adopted}: the import fails where Azure holds other values")
     owner = head_graph.cloud_resource_of(resource)
     change.cloud_resource = resource_name(owner) if owner else None
     change.reasons = disruption_reasons(resource, change.action, options, change.cloud_resource, base_resource) + risks
+    # An import the plan's own inputs contradict (preflight/imports.py); checked on every
+    # resource carrying an import ID, since `pulumi up` re-reads it until it succeeds once.
+    change.reasons += import_problems(resource) if change.action in ("import", "create") else []
     if change.action == "update":
         change.reasons += version_reasons(base_resource, resource)
     # What the cloud refuses or never receives, whatever the provider plans.

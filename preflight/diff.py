@@ -34,13 +34,22 @@ from typing import Any
 from config.data.prices import PRICES_AS_OF
 from preflight.changes import ACTIONS, SYMBOLS, Change, PropertyChange, diff_plans
 from preflight.escape import html_text, md_code, md_text, printable
+from preflight.mermaid_diff import COMMENT_LIMIT, diagram_section, fit_comment
 from preflight.planfile import SECRET, Plan, PlanError, read, use_color
 from preflight.pricing import bound, groups_of, money
 
 # --------------------------------------------------------------------------------
 # Rendering
 
-COLORS = {"create": "32", "update": "33", "replace": "35", "delete": "31", "disruptive": "1;31", "muted": "2"}
+COLORS = {
+    "import": "36",
+    "create": "32",
+    "update": "33",
+    "replace": "35",
+    "delete": "31",
+    "disruptive": "1;31",
+    "muted": "2",
+}
 VALUE_LIMIT = 120
 
 
@@ -156,35 +165,62 @@ def md_details(change: Change) -> list[str]:
     return lines + ["</details>", ""]
 
 
-def render_markdown(changes: list[Change], cost: list[dict[str, Any]] | None = None) -> str:
-    """For a pull-request comment: a table of changes, details folded, then the cost."""
-    shown = [c for c in changes if c.action != "same"]
-    lines = ["### Preflight diff", "", f"**{summarize(changes)}**", ""]
+def render_markdown(changes: list[Change], cost: list[dict[str, Any]] | None = None, limit: int = COMMENT_LIMIT) -> str:
+    """For a pull-request comment: a diagram of what changes, a table of changes, details
+    folded, then the cost; at most `limit` characters (GitHub's), made coarser and shorter
+    as preflight/mermaid_diff.py says, never cut mid-diagram."""
+    shown = sorted((c for c in changes if c.action != "same"), key=lambda c: ACTIONS.index(c.action))
+    detailed = [c for c in shown if c.reasons or c.notes or (c.action in ("update", "replace") and c.properties)]
+    # Each piece rendered once: the fitting below only chooses how many of them to keep.
+    rows = [
+        f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
+        f"| {md_code(c.cloud_resource) if c.cloud_resource else 'cloud'} | {'**disruptive**' if c.disruptive else ''} |"
+        for c in shown
+    ]
+    details = ["\n".join(md_details(c)) for c in detailed]
+    diagrams: dict[str, list[str]] = {}
+
+    def diagram(level: str) -> list[str]:
+        if level not in diagrams:
+            diagrams[level] = diagram_section(changes, level)
+        return diagrams[level]
+
+    head = ["### Preflight diff", "", f"**{summarize(changes)}**", ""]
     disruptive = sum(1 for c in shown if c.disruptive)
     if disruptive:
-        lines += ["> [!CAUTION]", f"> {disruptive} disruptive change(s): read the reasons below before merging.", ""]
-    if shown:
-        lines += ["| | action | resource | type | cloud resource | |", "|---|---|---|---|---|---|"]
-        for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
-            flag = "**disruptive**" if c.disruptive else ""
-            lines.append(
-                f"| {md_code(SYMBOLS[c.action])} | {c.action} | {md_code(c.name)} | {md_code(c.type)} "
-                f"| {md_code(c.cloud_resource) if c.cloud_resource else 'cloud'} | {flag} |"
-            )
-        lines.append("")
-    for c in sorted(shown, key=lambda c: ACTIONS.index(c.action)):
-        if c.reasons or c.notes or (c.action in ("update", "replace") and c.properties):
-            lines += md_details(c)
+        head += ["> [!CAUTION]", f"> {disruptive} disruptive change(s): read the reasons below before merging.", ""]
     noted = [c for c in changes if c.action == "same" and c.notes]
-    if noted:
-        lines += ["Options changed, no resource change:", ""]
-        lines += [f"- {md_code(c.name)}: {md_text('; '.join(c.notes))}" for c in noted] + [""]
+    tail: list[str] = []
     note = hidden_secrets_note(changes)
     if note:
-        lines += [f"_{note}_", ""]
+        tail += [f"_{note}_", ""]
     if cost is not None:
-        lines += render_cost_markdown(cost)
-    return "\n".join(lines).rstrip("\n") + "\n"
+        tail += render_cost_markdown(cost)
+
+    def build(level: str, kept_details: int, kept_rows: int) -> str:
+        lines = list(head)
+        if shown:
+            lines += diagram(level)
+            lines += ["| | action | resource | type | cloud resource | |", "|---|---|---|---|---|---|"]
+            lines += rows[:kept_rows] + [""]
+            if kept_rows < len(shown):
+                lines += [
+                    f"_{len(shown) - kept_rows} more change(s) left out to fit GitHub's comment limit: {FULL}_",
+                    "",
+                ]
+        lines += details[:kept_details]
+        if kept_details < len(detailed):
+            lines += [f"_Details of {len(detailed) - kept_details} change(s) left out to fit the limit: {FULL}_", ""]
+        if noted and kept_rows == len(shown):
+            lines += ["Options changed, no resource change:", ""]
+            lines += [f"- {md_code(c.name)}: {md_text('; '.join(c.notes))}" for c in noted] + [""]
+        return "\n".join(lines + tail).rstrip("\n") + "\n"
+
+    return fit_comment(build, lambda level: len("\n".join(diagram(level))), len(detailed), len(shown), limit)
+
+
+# Where the whole diff is when the comment leaves some out.
+FULL = "`python -m preflight diff BASE HEAD` (or `--json FILE`) shows every change"
 
 
 def changes_to_json(changes: list[Change], cost: list[dict[str, Any]] | None = None) -> dict[str, Any]:

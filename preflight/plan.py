@@ -15,7 +15,7 @@ import pulumi
 
 from config import SpecError
 from preflight import planfile
-from preflight.escape import printable, printable_document
+from preflight.escape import md_text, printable, printable_document
 from preflight.project import ProjectError
 from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
@@ -71,12 +71,37 @@ def render(plan: Plan, width: int, color: bool) -> str:
     )
 
 
+def render_mermaid(plan: Plan) -> str:
+    """Markdown for GitHub: the cloud as a Mermaid flowchart, then the rollout's critical
+    path as a Mermaid Gantt chart (preflight/mermaid.py)."""
+    from preflight.mermaid import cloud_diagram, fenced, gantt_diagram
+
+    document = plan.to_json()
+    return "\n".join(
+        [
+            f"### {md_text(plan.stack)}: the cloud",
+            "",
+            fenced(cloud_diagram(document)),
+            "#### Rollout: the critical path of a first `pulumi up`",
+            "",
+            fenced(gantt_diagram(document)),
+        ]
+    )
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m preflight plan", description=__doc__)
     p.add_argument("--stack", required=True, help="stack name: reads stacks/Pulumi.<stack>.yaml")
     p.add_argument("--file", help="a stack file elsewhere (default: stacks/Pulumi.<stack>.yaml)")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON")
     p.add_argument("--quiet", action="store_true", help="do not print the tree")
+    p.add_argument(
+        "--format",
+        choices=("text", "mermaid"),
+        default="text",
+        help="text: the tree, summary, rollout and scheduling (default); mermaid: markdown with the cloud as a "
+        "Mermaid flowchart and the rollout's critical path as a Mermaid Gantt chart (GitHub renders both)",
+    )
     p.add_argument(
         "--first-preview",
         action="store_true",
@@ -98,7 +123,11 @@ def main(argv: list[str]) -> int:
         except OSError as error:
             print(f"error: cannot write {printable(args.json)}: {error.strerror or error}", file=sys.stderr)
             return 2
-    if not args.quiet:
+    if args.quiet:
+        pass
+    elif args.format == "mermaid":
+        print(render_mermaid(plan), end="")
+    else:
         color = planfile.use_color()
         print(render(plan, shutil.get_terminal_size((100, 24)).columns, color))
     if args.json:

@@ -96,6 +96,7 @@ _OPTION_FIELDS: dict[str, tuple[type, ...]] = {
     "replaceOnChanges": (list, type(None)),
     "ignoreChanges": (list, type(None)),
     "additionalSecretOutputs": (list, type(None)),
+    "import": _STR_OR_NULL,  # the existing resource's ID, imported instead of created (config/adopt.py)
 }
 _STRING_LISTS = ("dependsOn", "replaceOnChanges", "ignoreChanges", "additionalSecretOutputs")
 _KIND = {dict: "an object", list: "a list", str: "a string", bool: "true or false"}
@@ -259,6 +260,12 @@ def registration_kind(resource: Resource) -> str | None:
         return None
     leaf = str(inputs.get("resourceType", "")).rsplit("/", 1)[-1].lower()
     return {"cloudresources": "cloudResource", "clouds": "cloud"}.get(leaf)
+
+
+def import_id(resource: Resource) -> str | None:
+    """The ID of the existing resource the program imports instead of creating, if any."""
+    value = (resource.get("options") or {}).get("import")
+    return value if isinstance(value, str) and value else None
 
 
 def is_registration(resource: Resource) -> bool:

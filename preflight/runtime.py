@@ -107,6 +107,8 @@ class RecordingMonitor(sdk_internals.MockMonitor):
                     "retainOnDelete": bool(request.retainOnDelete),
                     "deletedWith": request.deletedWith or None,
                     "additionalSecretOutputs": list(request.additionalSecretOutputs),
+                    # Only when set, so that plans without adoption keep their shape.
+                    **({"import": request.importId} if request.importId else {}),
                 },
             }
         )

@@ -21,6 +21,7 @@ from preflight.planfile import (
     Plan,
     Resource,
     holds_unknown,
+    import_id,
     is_component,
     is_provider,
     plan_resources,
@@ -379,6 +380,10 @@ def resource_lines(resource: Resource, indent: int, ctx: TreeContext) -> list[Li
         lines = [entry, [(" " * (indent + 2), ""), (resource_name(resource), "name")]]
     else:
         lines = [entry]
+    adopted = import_id(resource)
+    if adopted:
+        # Adopted (config/adopt.py): `pulumi up` imports this ID instead of creating it.
+        lines += wrap_value(indent + 4, "import", adopted, ctx.width)
     for key, value in details(resource, ctx.graph):
         lines += wrap_value(indent + 4, key, value, ctx.width)
     return lines
@@ -460,6 +465,10 @@ def render_summary(plan: Plan, width: int = 100) -> str:
     groups = Counter(graph.group_name(r) for r in custom)
     per_group = ", ".join(f"{name} {count}" for name, count in groups.items())
     lines += textwrap.wrap(f"by cloud resource: {per_group}", width=max(width, 20), subsequent_indent="  ")
+    imported = [resource_name(r) for r in custom if import_id(r)]
+    if imported:
+        text = f"imported, not created ({len(imported)}): {', '.join(imported)}"
+        lines += textwrap.wrap(text, width=max(width, 20), subsequent_indent="  ")
     lines.append("by type:")
     types = Counter(short_type(r) for r in custom)
     for label, count in sorted(types.items(), key=lambda item: (-item[1], item[0])):

@@ -265,7 +265,11 @@ if [[ $(wc -c <"$OUT/report.md") -le $COMMENT_LIMIT ]]; then
   cp "$OUT/report.md" "$OUT/comment.md"
 else
   {
-    head -c "$COMMENT_LIMIT" "$OUT/report.md" | sed '$d' # whole lines only
+    # Whole lines only, and never inside a fenced block (a Mermaid diagram cut in half does
+    # not render): a block left open by the cut goes whole.
+    head -c "$COMMENT_LIMIT" "$OUT/report.md" | sed '$d' |
+      awk '{ line[NR] = $0 } /^```/ { if (open) open = 0; else { open = 1; start = NR } }
+        END { last = open ? start - 1 : NR; for (i = 1; i <= last; i++) print line[i] }'
     echo
     echo "_(cut to fit a comment: the full report is report.md in the workflow's \`preflight-plans\` artifact)_"
   } >"$OUT/comment.md"

@@ -226,7 +226,7 @@ class ClusterAddons(pulumi.ComponentResource):
         assert ext is not None
         return kubernetesconfiguration.Extension(
             f"{self._name}-operator-extension",
-            extension_name="anyscale-operator",
+            extension_name=ext.name,
             cluster_rp="Microsoft.ContainerService",
             cluster_resource_name="managedClusters",
             cluster_name=ext.cluster_name,
@@ -243,6 +243,7 @@ class ClusterAddons(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(
                 parent=self,
                 provider=ext.azure_provider,
+                import_=ext.import_id,
                 deleted_with=self._target.cluster,
                 additional_secret_outputs=["configurationProtectedSettings"],
                 # The operator's chart renders its Kueue RBAC only when Kueue's API exists.

@@ -37,12 +37,9 @@ def build_bucket(
         )
     scope, ctx = grants.scope, grants.scope.ctx
     kept = scope.guarded(retain_on_delete=spec.storage.retain_on_delete)
-    suffix = random.RandomString(
-        f"{spec.name}-storage-suffix", length=STORAGE_ACCOUNT_SUFFIX, special=False, upper=False, opts=scope.random()
-    )
     account = storage.StorageAccount(
         f"{spec.name}-storage",
-        account_name=suffix.result.apply(lambda s: storage_account_name(ctx.cloud_name, spec.name, s)),
+        account_name=account_name(grants, spec),
         resource_group_name=ctx.resource_group_name,
         location=spec.storage.region,
         kind="StorageV2",
@@ -55,15 +52,15 @@ def build_bucket(
         default_to_o_auth_authentication=True,
         **network_rules(spec, nodes),
         tags=ctx.tags,
-        opts=kept,
+        opts=pulumi.ResourceOptions.merge(kept, pulumi.ResourceOptions(import_=spec.adopt.storage_account)),
     )
     container = storage.BlobContainer(
         f"{spec.name}-container",
-        container_name=CONTAINER_NAME,
+        container_name=spec.adopt.name_of("container") or CONTAINER_NAME,
         account_name=account.name,
         resource_group_name=ctx.resource_group_name,
         public_access=storage.PublicAccess.NONE,
-        opts=kept,
+        opts=pulumi.ResourceOptions.merge(kept, pulumi.ResourceOptions(import_=spec.adopt.container)),
     )
     cors = storage.BlobServiceProperties(
         f"{spec.name}-blob-cors",
@@ -92,6 +89,19 @@ def build_bucket(
         endpoint=account.primary_endpoints.apply(lambda e: e.blob.rstrip("/")),
         resources=[account, container, cors, data_access],
     )
+
+
+def account_name(grants: Grants, spec: AzureResource) -> pulumi.Input[str]:
+    """An adopted account keeps its name (the ID's); a new one gets a random suffix, since
+    storage account names are global."""
+    adopted = spec.adopt.name_of("storageAccount")
+    if adopted:
+        return adopted
+    scope, cloud_name = grants.scope, grants.scope.ctx.cloud_name
+    suffix = random.RandomString(
+        f"{spec.name}-storage-suffix", length=STORAGE_ACCOUNT_SUFFIX, special=False, upper=False, opts=scope.random()
+    )
+    return suffix.result.apply(lambda s: storage_account_name(cloud_name, spec.name, s))
 
 
 def network_rules(spec: AzureResource, nodes: NodeNetwork | None) -> dict[str, Any]:

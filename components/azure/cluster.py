@@ -30,7 +30,8 @@ def build_cluster(
     subnet = {"vnet_subnet_id": nodes.subnet_id} if nodes else {}
     return containerservice.ManagedCluster(
         f"{spec.name}-aks",
-        resource_name_=aks_cluster_name(ctx.cloud_name, spec.name),
+        # An adopted cluster keeps its name (the ID's) and is imported (config/adopt.py).
+        resource_name_=spec.adopt.name_of("cluster") or aks_cluster_name(ctx.cloud_name, spec.name),
         resource_group_name=ctx.resource_group_name,
         location=spec.region,
         dns_prefix=aks_dns_prefix(ctx.cloud_name, spec.name),
@@ -67,7 +68,7 @@ def build_cluster(
         ],
         tags=ctx.tags,
         # Worker pools are AgentPool resources of their own; AKS reports them here too.
-        opts=scope.guarded(ignore_changes=["agentPoolProfiles"]),
+        opts=scope.guarded(ignore_changes=["agentPoolProfiles"], import_=spec.adopt.cluster),
     )
 
 

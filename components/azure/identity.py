@@ -74,11 +74,11 @@ def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.
     ctx = scope.ctx
     identity = managedidentity.UserAssignedIdentity(
         f"{spec.name}-operator-identity",
-        resource_name_=azure_identity_name(ctx.cloud_name, spec.name),
+        resource_name_=spec.adopt.name_of("identity") or azure_identity_name(ctx.cloud_name, spec.name),
         resource_group_name=ctx.resource_group_name,
         location=spec.region,
         tags=ctx.tags,
-        opts=scope.opts(),
+        opts=scope.opts(import_=spec.adopt.identity),
     )
     federation = managedidentity.FederatedIdentityCredential(
         f"{spec.name}-operator-federation",

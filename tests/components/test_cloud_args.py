@@ -35,7 +35,16 @@ def test_the_generated_module_names_every_field_of_the_stack_schema() -> None:
     from components import args
 
     cloud = args.CloudConfig.__annotations__
-    assert list(cloud) == ["name", "location", "resource_group", "api_version", "protect", "registry_sku", "tags"]
+    assert list(cloud) == [
+        "name",
+        "location",
+        "resource_group",
+        "api_version",
+        "protect",
+        "registry_sku",
+        "tags",
+        "adopt",
+    ]
     assert sorted(args.CloudConfig.__required_keys__) == ["location", "name", "resource_group"]
     resource = args.CloudResourceConfig.__annotations__
     for key in ("kubeconfig", "cli_token", "project", "enable_apis", "gateway_address", "peered_with", "cluster"):
@@ -58,6 +67,19 @@ def test_map_keys_are_kept_as_given() -> None:
     args = from_config(cloud, [], None)
     assert args["cloud"]["tags"] == {"cost_center": "ml", "OwnerTeam": "x"}
     assert to_config(args)[0]["tags"] == {"cost_center": "ml", "OwnerTeam": "x"}
+
+
+def test_adoption_keys_convert_both_ways() -> None:
+    """`registrationProperties` is a map: its camelCase keys (the platform's) stay as given."""
+    from tests.adopt_stack import adopted_values
+
+    values = adopted_values()
+    cloud, resources = values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"]
+    args = from_config(cloud, resources, None)
+    adopt = args["resources"][0]["adopt"]
+    assert adopt["operator_extension"].endswith("/extensions/anyscale-operator")
+    assert adopt["registration_properties"]["cloudStorageBucketName"] == "abfss://ray@stportal01.dfs.core.windows.net"
+    assert to_config(args)[:2] == (cloud, resources)
 
 
 def test_a_snake_case_key_in_a_stack_file_stays_unknown() -> None:

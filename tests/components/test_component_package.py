@@ -81,6 +81,7 @@ def test_the_inputs_are_the_stack_config(schema: dict[str, Any]) -> None:
     assert inputs["secrets"]["additionalProperties"]["$ref"] == "#/types/anyscale-cloud:index:ResourceSecretsConfig"
     cloud = type_of(schema, "CloudConfig")
     assert sorted(cloud["properties"]) == [
+        "adopt",
         "apiVersion",
         "location",
         "name",
@@ -97,7 +98,10 @@ def test_the_inputs_are_the_stack_config(schema: dict[str, Any]) -> None:
         "plain": True,
         "description": "tags on the Azure resources",
     }
-    assert cloud["properties"]["resourceGroup"]["description"] == "the Azure resource group, created by the program"
+    assert cloud["properties"]["resourceGroup"]["description"] == (
+        "the Azure resource group, created by the program (or adopted: `adopt.resourceGroup`)"
+    )
+    assert cloud["properties"]["adopt"]["$ref"] == "#/types/anyscale-cloud:index:CloudAdoptConfig"
 
 
 def test_secrets_and_property_values_take_outputs(schema: dict[str, Any]) -> None:
