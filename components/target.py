@@ -69,6 +69,9 @@ class Target:
     operator_extension: OperatorExtension | None = None
     # Secret settings only the operator sees (Generic: the CLI token); values are secrets.
     protected_settings: dict[str, pulumi.Input[str]] = field(default_factory=dict)
+    # The cluster's data plane is Cilium (AKS's default): the API server is then an entity of
+    # its own that only a CiliumNetworkPolicy allows (components/kuberay/network_policy.py).
+    cilium_data_plane: bool = False
     # addons.kuberay.historyServer: its own identity on the bucket (providers that build one).
     history_identity: HistoryIdentity | None = None
     # Resources the registration must wait for (cluster, bucket, identity and grants).

@@ -118,6 +118,7 @@ class ClusterAddons(pulumi.ComponentResource):
             self._k8s,
             crds=kuberay_crds,
             flavors=args.flavors,
+            cilium=target.cilium_data_plane,
         )
         if versions.kuberay.history_server and target.history_identity is not None:
             install_history_server(self._name, target.provider, target.bucket_uri, target.history_identity, self._k8s)

@@ -56,6 +56,7 @@ class AksTarget(pulumi.ComponentResource):
                 **instance_type_settings("Azure", spec.cluster.node_pools),
             },
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
+            cilium_data_plane=spec.cluster.network is None or spec.cluster.network.data_plane() == "cilium",
             operator_extension=OperatorExtension(cluster.name, ctx.resource_group_name, ctx.azure_provider),
             cluster_name=cluster.name,
             cluster_id=cluster.id,
