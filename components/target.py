@@ -33,6 +33,10 @@ class HistoryIdentity:
 
     service_account_annotations: dict[str, pulumi.Input[str]]
     ready: list[pulumi.Resource]
+    # The storage backend's variables (components/kuberay/history.storage_env adds the rest).
+    storage_variables: dict[str, pulumi.Input[str]] = field(default_factory=dict)
+    # Labels the server's pod needs (Azure: the workload identity webhook's opt-in).
+    pod_labels: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,8 @@ class KubeRaySpec(Strict):
         False,
         description="KubeRay's History Server (alpha) reading Ray clusters' events and logs from the resource's "
         f"bucket under `ray-history/`, and its {HISTORY_SERVER_GATE} gate; needs `version` "
-        f"{one_of(KUBERAY_HISTORY_CHARTS)}; GCP resources only",
+        f"{one_of(KUBERAY_HISTORY_CHARTS)}; Azure (the container this program creates), AWS and GCP resources; "
+        "with `authentication: token` it proxies live clusters in token mode; opened by port-forward",
     )
     metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
         default_factory=KubeRayMetricsSpec,

@@ -121,7 +121,8 @@ class ClusterAddons(pulumi.ComponentResource):
             cilium=target.cilium_data_plane,
         )
         if versions.kuberay.history_server and target.history_identity is not None:
-            install_history_server(self._name, target.provider, target.bucket_uri, target.history_identity, self._k8s)
+            token_mode = versions.kuberay.authentication == "token"
+            install_history_server(self._name, target.provider, target.history_identity, token_mode, self._k8s)
         if target.install_device_plugin:
             plugin = Chart(
                 "nvidia-device-plugin",

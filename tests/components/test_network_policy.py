@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from components.kuberay.network_policy import opted_in
+from components.kuberay.network_policy import network_policies, opted_in
+from config import KubeRaySpec
 from preflight.runtime import Plan
 
 OPT_IN = {"anyscale-cloud/network-policy": "DenyAll"}
@@ -253,3 +254,13 @@ def test_opted_in_labels_every_group_and_keeps_theirs() -> None:
     for g in (cluster["headGroupSpec"], *cluster["workerGroupSpecs"]):
         assert g["template"]["metadata"]["labels"] == {"team": "a", **OPT_IN}
     assert group["template"]["metadata"]["labels"] == {"team": "a"}  # the input untouched
+
+
+def test_the_history_server_reaches_heads_when_it_runs() -> None:
+    spec = KubeRaySpec.model_validate({"networkPolicy": True, "historyServer": True})
+    made = [
+        {"metadata": {"name": name, "namespace": "default"}, "spec": body}
+        for name, body in network_policies(spec, history_server=True).items()
+    ]
+    assert allowed(made + kuberay_policies("demo", "default"), HISTORY, ray(HEAD), 8265)
+    assert "ray-platform-metrics-ingress" not in {p["metadata"]["name"] for p in made}  # metrics off
