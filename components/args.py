@@ -77,7 +77,7 @@ class KubeRayConfig(TypedDict):
     """KubeRay operator feature gates by name, e.g. `{RayCronJob: true}`: each one of the chart's own list at `version` (chart `1.6.2` or `1.7.0`); the others keep the chart's defaults"""
 
     history_server: NotRequired[bool]
-    """KubeRay's History Server (alpha) reading Ray clusters' events and logs from the resource's bucket under `ray-history/`, and its RayClusterHistoryServer gate; needs `version` `1.7.0`; GCP resources only. Default: `false`"""
+    """KubeRay's History Server (alpha) reading Ray clusters' events and logs from the resource's bucket under `ray-history/`, and its RayClusterHistoryServer gate; needs `version` `1.7.0`; Azure (the container this program creates), AWS and GCP resources; with `authentication: token` it proxies live clusters in token mode; opened by port-forward. Default: `false`"""
 
     metrics: NotRequired[MetricsConfig]
     """`true` is short for `{enabled: true}`. Default: off"""
@@ -96,6 +96,9 @@ class KubeRayConfig(TypedDict):
 
     queue_quota: NotRequired[QueueQuotaConfig]
     """Kueue only: the ClusterQueue's quota; default: the worker pools' size at `maxCount`; required on Generic"""
+
+    multi_kueue_workers: NotRequired[Sequence[str]]
+    """the primary only, with `batchScheduler: kueue`: MultiKueue with this cluster as manager, dispatching the jobs of LocalQueue `ray-multikueue` to these cloud resources by name: EKS or GKE resources of this stack, each with `batchScheduler: kueue` (docs/what-it-creates.md, MultiKueue)"""
 
 
 class AnyscaleOperatorConfig(TypedDict):

@@ -136,6 +136,14 @@ class KubeRaySpec(Strict):
         json_schema_extra=shown_default("from the pools"),
     )
 
+    multi_kueue_workers: list[str] = Field(
+        default_factory=list,
+        description="the primary only, with `batchScheduler: kueue`: MultiKueue with this cluster as manager, "
+        "dispatching the jobs of LocalQueue `ray-multikueue` to these cloud resources by name: EKS or GKE "
+        "resources of this stack, each with `batchScheduler: kueue` (docs/what-it-creates.md, MultiKueue)",
+        max_length=20,
+    )
+
     @field_validator("batch_scheduler", "authentication")
     @classmethod
     def _supported_by_version(cls, value: str, info: ValidationInfo) -> str:
@@ -258,6 +266,16 @@ class KubeRaySpec(Strict):
             return None
         known = FEATURE_GATES[self.version.lstrip("v")]
         return [{"name": gate, "enabled": wanted.get(gate, default)} for gate, default in known]
+
+    @model_validator(mode="after")
+    def _multikueue_needs_kueue(self) -> KubeRaySpec:
+        if self.multi_kueue_workers and self.batch_scheduler != "kueue":
+            raise fail(
+                "kuberay",
+                "MultiKueue dispatches from Kueue on this cluster: set batchScheduler: kueue or drop multiKueueWorkers",
+                at="multiKueueWorkers",
+            )
+        return self
 
     @model_validator(mode="after")
     def _quota_for_kueue(self) -> KubeRaySpec:

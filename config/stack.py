@@ -26,6 +26,7 @@ from config.doc import NAME_RULE, PREVIEW_REGIONS_NOTE
 from config.eks import AwsResource
 from config.generic import GenericResource
 from config.gke import GcpResource
+from config.multikueue import multikueue_problems
 from config.names import (
     GCS_SUFFIX,
     REGISTRY_SUFFIX,
@@ -151,6 +152,7 @@ class StackSpec(Strict):
             # Derived names, checked once every field is valid (platform.md 9.3).
             problems += [detail(loc, "name", message) for loc, message in check_names(spec)]
             problems += peering_problems(spec.resources)
+            problems += multikueue_problems(spec.resources)
             aws = any(r.provider_name == "AWS" for r in spec.resources)
             problems += [
                 detail(("cloud", "tags") + ((key,) if key is not None else ()), "tags", message)

@@ -120,6 +120,8 @@ class ClusterAddons(pulumi.ComponentResource):
             flavors=args.flavors,
             cilium=target.cilium_data_plane,
         )
+        self.kueue = kueue  # MultiKueue (components/kuberay/multikueue.py) goes after it
+        self.in_cluster = self._k8s
         if versions.kuberay.history_server and target.history_identity is not None:
             token_mode = versions.kuberay.authentication == "token"
             install_history_server(self._name, target.provider, target.history_identity, token_mode, self._k8s)
