@@ -86,7 +86,7 @@ class KubeRayConfig(TypedDict):
     """`token` needs KubeRay >= 1.5.1, `kubernetes-rbac` needs KubeRay >= 1.6.0 (one of `none`, `token`, `kubernetes-rbac`). Default: `none`"""
 
     network_policy: NotRequired[bool]
-    """KubeRay's RayClusterNetworkPolicy gate (a NetworkPolicy per RayCluster); needs `version` `1.7.0` and a cluster that enforces NetworkPolicy: AKS (every AKS cluster runs a policy engine) or Generic; not EKS or GKE (this program turns on no policy engine there). Default: `false`"""
+    """KubeRay's RayClusterNetworkPolicy gate (a NetworkPolicy per RayCluster) and the platform's allow policies (operator, gateway, Prometheus, DNS, HTTPS, the API server) for pods labelled `anyscale-cloud/network-policy: <mode>`; needs `version` `1.7.0` and a cluster that enforces NetworkPolicy: AKS (every AKS cluster runs a policy engine) or Generic; not EKS or GKE (this program turns on no policy engine there). Default: `false`"""
 
     smoke_test: NotRequired[bool]
     """run a small RayJob that `pulumi up` waits on. Default: `false`"""

@@ -118,7 +118,9 @@ class KubeRaySpec(Strict):
     )
     network_policy: bool = Field(
         False,
-        description=f"KubeRay's {NETWORK_POLICY_GATE} gate (a NetworkPolicy per RayCluster); needs `version` "
+        description=f"KubeRay's {NETWORK_POLICY_GATE} gate (a NetworkPolicy per RayCluster) and the platform's "
+        "allow policies (operator, gateway, Prometheus, DNS, HTTPS, the API server) for pods labelled "
+        "`anyscale-cloud/network-policy: <mode>`; needs `version` "
         f"{one_of(KUBERAY_NETWORK_POLICY_CHARTS)} and a cluster that enforces NetworkPolicy: AKS (every AKS cluster "
         "runs a policy engine) or Generic; not EKS or GKE (this program turns on no policy engine there)",
     )
