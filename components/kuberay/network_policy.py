@@ -141,6 +141,12 @@ def cilium_policies() -> dict[str, dict[str, Any]]:
     }
 
 
+def logical(name: str, policy: str, namespace: str) -> str:
+    """`<resource>-netpol-<policy without ray-platform->-<namespace>`: short enough for the
+    plan's tree at 60 columns."""
+    return f"{name}-netpol-{policy.removeprefix('ray-platform-')}-{namespace}"
+
+
 def install_network_policies(
     name: str,
     spec: KubeRaySpec,
@@ -154,12 +160,12 @@ def install_network_policies(
         after = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=deps))
         for policy, body in network_policies(spec, history_server).items():
             k8s.networking.v1.NetworkPolicy(
-                f"{name}-{policy}-{ns}", metadata={"name": policy, "namespace": ns}, spec=body, opts=after
+                logical(name, policy, ns), metadata={"name": policy, "namespace": ns}, spec=body, opts=after
             )
         if cilium:
             for policy, body in cilium_policies().items():
                 k8s.apiextensions.CustomResource(
-                    f"{name}-{policy}-{ns}",
+                    logical(name, policy, ns),
                     api_version=CILIUM_API,
                     kind="CiliumNetworkPolicy",
                     metadata={"name": policy, "namespace": ns},
