@@ -16,6 +16,7 @@ from pulumi_azure_native import containerregistry, resources
 from components.args import AnyscaleCloudArgs
 from components.cloud_args import check_deferred, known, to_config
 from components.cloud_resource import CloudResource
+from components.kuberay.multikueue import Member, install_multikueue
 from components.registration import CloudRecord
 from components.target import CloudContext, Target
 from config import SpecError, StackSpec, advisories, load_spec
@@ -140,6 +141,20 @@ class AnyscaleCloud(pulumi.ComponentResource):
     kubeconfigs: dict[str, pulumi.Output[str]]
     """each cloud resource's kubeconfig by its name (each a secret)"""
 
+    def _multikueue(self, spec: StackSpec) -> None:
+        """addons.kuberay.multiKueueWorkers on the primary (the spec checks the names)."""
+        primary = spec.resources[0]
+        if not primary.addons.kuberay.multi_kueue_workers:
+            return
+        specs = {r.name: r for r in spec.resources}
+
+        def member(name: str) -> Member:
+            built, kuberay = self._resources[name], specs[name].addons.kuberay
+            assert built.addons.kueue is not None and kuberay.queue_quota is not None  # kueue on each, by the spec
+            return Member(name, built.addons.in_cluster, built.addons.kueue, built.kubeconfig, kuberay.queue_quota)
+
+        install_multikueue(member(primary.name), [member(w) for w in primary.addons.kuberay.multi_kueue_workers])
+
     def __init__(self, name: str, args: AnyscaleCloudArgs, opts: pulumi.ResourceOptions | None = None):
         spec = validated(args)
         cloud = spec.cloud
@@ -199,6 +214,7 @@ class AnyscaleCloud(pulumi.ComponentResource):
             built = CloudResource(resource, ctx, record_info, previous, child)
             self._resources[resource.name] = built
             previous = built.registration.resource
+        self._multikueue(spec)
         self.cloud_id = record.id
         # Read-only properties the platform fills in on the record (platform.md).
         self.console_url = record.properties.apply(lambda p: (p or {}).get("ssoUrl"))

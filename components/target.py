@@ -35,6 +35,10 @@ class HistoryIdentity:
 
     service_account_annotations: dict[str, pulumi.Input[str]]
     ready: list[pulumi.Resource]
+    # The storage backend's variables (components/kuberay/history.storage_env adds the rest).
+    storage_variables: dict[str, pulumi.Input[str]] = field(default_factory=dict)
+    # Labels the server's pod needs (Azure: the workload identity webhook's opt-in).
+    pod_labels: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,9 @@ class Target:
     operator_extension: OperatorExtension | None = None
     # Secret settings only the operator sees (Generic: the CLI token); values are secrets.
     protected_settings: dict[str, pulumi.Input[str]] = field(default_factory=dict)
+    # The cluster's data plane is Cilium (AKS's default): the API server is then an entity of
+    # its own that only a CiliumNetworkPolicy allows (components/kuberay/network_policy.py).
+    cilium_data_plane: bool = False
     # addons.kuberay.historyServer: its own identity on the bucket (providers that build one).
     history_identity: HistoryIdentity | None = None
     # Resources the registration must wait for (cluster, bucket, identity and grants).

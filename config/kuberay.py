@@ -113,7 +113,8 @@ class KubeRaySpec(Strict):
         False,
         description="KubeRay's History Server (alpha) reading Ray clusters' events and logs from the resource's "
         f"bucket under `ray-history/`, and its {HISTORY_SERVER_GATE} gate; needs `version` "
-        f"{one_of(KUBERAY_HISTORY_CHARTS)}; GCP resources only",
+        f"{one_of(KUBERAY_HISTORY_CHARTS)}; Azure (the container this program creates), AWS and GCP resources; "
+        "with `authentication: token` it proxies live clusters in token mode; opened by port-forward",
     )
     metrics: Annotated[KubeRayMetricsSpec, BeforeValidator(_metrics_shorthand)] = Field(
         default_factory=KubeRayMetricsSpec,
@@ -125,7 +126,9 @@ class KubeRaySpec(Strict):
     )
     network_policy: bool = Field(
         False,
-        description=f"KubeRay's {NETWORK_POLICY_GATE} gate (a NetworkPolicy per RayCluster); needs `version` "
+        description=f"KubeRay's {NETWORK_POLICY_GATE} gate (a NetworkPolicy per RayCluster) and the platform's "
+        "allow policies (operator, gateway, Prometheus, DNS, HTTPS, the API server) for pods labelled "
+        "`anyscale-cloud/network-policy: <mode>`; needs `version` "
         f"{one_of(KUBERAY_NETWORK_POLICY_CHARTS)} and a cluster that enforces NetworkPolicy: AKS (every AKS cluster "
         "runs a policy engine) or Generic; not EKS or GKE (this program turns on no policy engine there)",
     )
@@ -148,6 +151,14 @@ class KubeRaySpec(Strict):
         description="Kueue only: the namespaces that get the LocalQueue `ray-queue` (each created by the program, "
         "except `default`), where labelled RayJobs and RayClusters are queued; not a namespace the platform runs in",
         json_schema_extra=shown_default("`[default]`"),
+    )
+
+    multi_kueue_workers: list[str] = Field(
+        default_factory=list,
+        description="the primary only, with `batchScheduler: kueue`: MultiKueue with this cluster as manager, "
+        "dispatching the jobs of LocalQueue `ray-multikueue` to these cloud resources by name: EKS or GKE "
+        "resources of this stack, each with `batchScheduler: kueue` (docs/what-it-creates.md, MultiKueue)",
+        max_length=20,
     )
 
     @field_validator("batch_scheduler", "authentication")
@@ -303,6 +314,16 @@ class KubeRaySpec(Strict):
         if not value:
             raise fail("kuberay", "name at least one namespace (the default is [default])")
         return value
+
+    @model_validator(mode="after")
+    def _multikueue_needs_kueue(self) -> KubeRaySpec:
+        if self.multi_kueue_workers and self.batch_scheduler != "kueue":
+            raise fail(
+                "kuberay",
+                "MultiKueue dispatches from Kueue on this cluster: set batchScheduler: kueue or drop multiKueueWorkers",
+                at="multiKueueWorkers",
+            )
+        return self
 
     @model_validator(mode="after")
     def _quota_for_kueue(self) -> KubeRaySpec:

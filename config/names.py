@@ -210,6 +210,11 @@ def azure_identity_name(cloud: str, resource: str) -> str:
     return fit(f"id-{cloud}-{resource}-operator", 128, "")
 
 
+def azure_history_identity_name(cloud: str, resource: str) -> str:
+    """addons.kuberay.historyServer's identity, beside the operator's (same limit)."""
+    return fit(f"id-{cloud}-{resource}-history", 128, "")
+
+
 # --- AWS -----------------------------------------------------------------------------
 
 

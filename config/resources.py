@@ -114,17 +114,28 @@ class ResourceSpec(Strict):
         return self
 
     # The providers whose History Server identity the program wires (components/*/history.py).
-    HISTORY_SERVER_PROVIDERS: ClassVar[tuple[str, ...]] = ("GCP",)
+    HISTORY_SERVER_PROVIDERS: ClassVar[tuple[str, ...]] = ("Azure", "AWS", "GCP")
 
     @model_validator(mode="after")
     def _history_server_storage(self) -> ResourceSpec:
-        if self.addons.kuberay.history_server and self.provider_name not in self.HISTORY_SERVER_PROVIDERS:
+        if not self.addons.kuberay.history_server:
+            return self
+        if self.provider_name not in self.HISTORY_SERVER_PROVIDERS:
             raise fail(
                 "kuberay",
                 "the History Server reads the resource's bucket with a cloud identity of its own, which this "
                 "program creates on {s} resources only (not {p}); turn historyServer off here",
                 s=", ".join(self.HISTORY_SERVER_PROVIDERS),
                 p=self.provider_name,
+                at="addons.kuberay.historyServer",
+            )
+        storage = getattr(self, "storage", None)
+        if self.provider_name == "Azure" and storage is not None and storage.bucket is not None:
+            raise fail(
+                "kuberay",
+                "on Azure the History Server's identity is granted the container this program creates, and "
+                "storage.bucket names an existing one (whose grants are its owner's); drop storage.bucket or turn "
+                "historyServer off here",
                 at="addons.kuberay.historyServer",
             )
         return self

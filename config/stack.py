@@ -29,6 +29,7 @@ from config.doc import NAME_RULE, PREVIEW_REGIONS_NOTE
 from config.eks import AwsResource
 from config.generic import GenericResource
 from config.gke import GcpResource
+from config.multikueue import multikueue_problems
 from config.names import (
     GCS_SUFFIX,
     REGISTRY_SUFFIX,
@@ -160,6 +161,7 @@ class StackSpec(Strict):
             problems += [detail(loc, "name", message) for loc, message in check_names(spec)]
             problems += peering_problems(spec.resources)
             problems += [detail(loc, "adopt", message) for loc, message in adoption_problems(spec)]
+            problems += multikueue_problems(spec.resources)
             aws = any(r.provider_name == "AWS" for r in spec.resources)
             problems += [
                 detail(("cloud", "tags") + ((key,) if key is not None else ()), "tags", message)

@@ -134,6 +134,8 @@ def stack_values(n: int, providers: list[str]) -> dict[str, Any]:
     values = copy.deepcopy(read_stack_file(stack_path(TEMPLATE_STACK)).config)
     given = values["anyscale-cloud:resources"]
     primary = next(r for r in given if r["name"] == "default")
+    # Its MultiKueue workers are resources of the example, which the copies rename.
+    primary.get("addons", {}).get("kuberay", {}).pop("multiKueueWorkers", None)
     by_provider = templates(given)
     resources = [primary]
     for i in range(1, n):

@@ -34,6 +34,8 @@ def big_stack(count: int) -> dict[str, Any]:
     values = copy.deepcopy(read_stack_file(stack_path("example")).config)
     template = values["anyscale-cloud:resources"]
     resources = [template[0]]
+    # Its MultiKueue workers are resources of the example, which the copies rename.
+    template[0].get("addons", {}).get("kuberay", {}).pop("multiKueueWorkers", None)
     for i in range(1, count):
         entry = dict(template[1 + (i - 1) % (len(template) - 1)])  # the non-primary ones, in turn
         # Short names: every derived name (GCP service accounts: 30 characters) must fit.

@@ -118,9 +118,13 @@ class ClusterAddons(pulumi.ComponentResource):
             self._k8s,
             crds=kuberay_crds,
             flavors=args.flavors,
+            cilium=target.cilium_data_plane,
         )
+        self.kueue = kueue  # MultiKueue (components/kuberay/multikueue.py) goes after it
+        self.in_cluster = self._k8s
         if versions.kuberay.history_server and target.history_identity is not None:
-            install_history_server(self._name, target.provider, target.bucket_uri, target.history_identity, self._k8s)
+            token_mode = versions.kuberay.authentication == "token"
+            install_history_server(self._name, target.provider, target.history_identity, token_mode, self._k8s)
         if target.install_device_plugin:
             plugin = Chart(
                 "nvidia-device-plugin",

@@ -11,6 +11,7 @@ from components.aws.addons import cluster_addons, node_addons
 from components.aws.autoscaler import build_autoscaler
 from components.aws.bucket import build_bucket
 from components.aws.cluster import build_cluster, cluster_kubeconfig
+from components.aws.history import build_history_identity
 from components.aws.iam import Irsa
 from components.aws.network import build_network
 from components.aws.policies import bucket_policy
@@ -83,6 +84,11 @@ class EksTarget(pulumi.ComponentResource):
         policy = aws.iam.RolePolicy(
             f"{spec.name}-operator-s3", role=role.id, policy=bucket.name.apply(bucket_policy), opts=scope.opts()
         )
+        history = (
+            build_history_identity(irsa, spec, bucket.name, ctx.cloud_name)
+            if spec.addons.kuberay.history_server
+            else None
+        )
         kubeconfig = cluster_kubeconfig(spec, cluster)
         # Worker pools are tainted: the add-ons run on the system pool, so wait for it.
         kubernetes = kubernetes_provider(spec.name, kubeconfig, self, [system_pool])
@@ -106,6 +112,7 @@ class EksTarget(pulumi.ComponentResource):
             gateway_address_kind="hostname",  # NLBs have DNS names, not IPs
             load_balancer_outlives_cluster=True,  # the NLB would block the VPC delete
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
+            history_identity=history,
             cluster_name=cluster.name,
             cluster_id=cluster.arn,
             oidc_issuer=irsa.issuer,

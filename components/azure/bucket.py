@@ -25,6 +25,7 @@ class Bucket:
     uri: pulumi.Output[str]
     endpoint: pulumi.Output[str]
     resources: list[pulumi.Resource] = field(default_factory=list)  # what the registration waits for
+    container_id: pulumi.Output[str] | None = None  # ARM ID of a container we created
 
 
 def build_bucket(
@@ -88,6 +89,7 @@ def build_bucket(
         # The blob endpoint ends with "/", which silently breaks log delivery.
         endpoint=account.primary_endpoints.apply(lambda e: e.blob.rstrip("/")),
         resources=[account, container, cors, data_access],
+        container_id=container.id,
     )
 
 

@@ -7,6 +7,7 @@ import pulumi
 from components import defaults
 from components.azure.bucket import build_bucket
 from components.azure.cluster import build_cluster, cluster_kubeconfig
+from components.azure.history import build_history_identity
 from components.azure.identity import Grants, build_identity, registry_grants
 from components.azure.maintenance import build_maintenance
 from components.azure.network import build_network, network_grants
@@ -40,6 +41,9 @@ class AksTarget(pulumi.ComponentResource):
         principal_id = operator.identity.principal_id
         registry = registry_grants(grants, spec, cluster, principal_id)
         bucket = build_bucket(grants, spec, principal_id, nodes)
+        history = None
+        if spec.addons.kuberay.history_server and bucket.container_id is not None:  # the spec requires ours
+            history = build_history_identity(grants, spec, cluster, bucket.uri, bucket.endpoint, bucket.container_id)
         self.target = Target(
             provider="Azure",
             region=spec.region,
@@ -56,6 +60,8 @@ class AksTarget(pulumi.ComponentResource):
                 **instance_type_settings("Azure", spec.cluster.node_pools),
             },
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
+            history_identity=history,
+            cilium_data_plane=spec.cluster.network is None or spec.cluster.network.data_plane() == "cilium",
             operator_extension=OperatorExtension(
                 cluster.name,
                 ctx.resource_group_name,

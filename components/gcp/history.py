@@ -48,11 +48,16 @@ def build_history_identity(
         )
         for key, (namespace, name) in SERVICE_ACCOUNTS.items()
     ]
+    bucket = pulumi.Output.from_input(bucket_uri).apply(lambda uri: uri.removeprefix("gs://"))
     grant = gcp.storage.BucketIAMMember(
         f"{spec.name}-history-storage",
-        bucket=pulumi.Output.from_input(bucket_uri).apply(lambda uri: uri.removeprefix("gs://")),
+        bucket=bucket,
         role=BUCKET_ROLE,
         member=pulumi.Output.concat("serviceAccount:", account.email),
         opts=scope.opts(),
     )
-    return HistoryIdentity({"iam.gke.io/gcp-service-account": account.email}, [account, *bindings, grant])
+    return HistoryIdentity(
+        {"iam.gke.io/gcp-service-account": account.email},
+        [account, *bindings, grant],
+        storage_variables={"GCS_BUCKET": bucket},  # storage/gcs/config.go
+    )

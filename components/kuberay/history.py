@@ -24,25 +24,31 @@ PORT: Final = 30080  # the Service's port in KubeRay's manifests; the server lis
 # job release_historyserver_collector_image); entrypoint /usr/local/bin/historyserver.
 IMAGE: Final = "quay.io/kuberay/historyserver:v1.7.0"
 COLLECTOR_IMAGE: Final = "quay.io/kuberay/collector:v1.7.0"
-# The storage backends (historyserver/pkg/storage/<backend>/config.go): name, bucket variable.
-BACKENDS: Final = {"GCP": ("gcs", "GCS_BUCKET", "gs://")}
+# The storage backend per provider (cmd/historyserver/main.go: --storage-backend, or
+# STORAGE_BACKEND; historyserver/pkg/storage/<backend>/config.go reads the rest).
+BACKENDS: Final = {"GCP": "gcs", "Azure": "azureblob", "AWS": "s3"}
+# `authentication: token`: the server reads each RayCluster's token Secret (named after the
+# cluster, or authOptions.secretName) to proxy a live cluster's dashboard
+# (pkg/historyserver/clientmanager.go GetAuthTokenForRayCluster; config/
+# service_account_auth_token_mode.yaml grants `get` on secrets where the clusters run).
+TOKEN_MODE_FLAG: Final = "--use-auth-token-mode=true"
+TOKEN_NAMESPACES: Final = ("default",)  # where the collectors' service account is
 
 
-def storage_env(provider: str, bucket_uri: pulumi.Input[str]) -> list[dict[str, Any]]:
+def storage_env(provider: str, variables: dict[str, pulumi.Input[str]]) -> list[dict[str, Any]]:
     """The variables the server and the collectors read (cmd/*/main.go, storage/*/config.go)."""
-    backend, variable, scheme = BACKENDS[provider]
-    bucket = pulumi.Output.from_input(bucket_uri).apply(lambda uri: uri.removeprefix(scheme))
     return [
-        {"name": "STORAGE_BACKEND", "value": backend},
-        {"name": variable, "value": bucket},
+        {"name": "STORAGE_BACKEND", "value": BACKENDS[provider]},
+        *({"name": name, "value": value} for name, value in variables.items()),
         {"name": "STORAGE_ROOT_DIR", "value": PREFIX},
     ]
 
 
 def install_history_server(
-    name: str, provider: str, bucket_uri: pulumi.Input[str], identity: HistoryIdentity, opts: pulumi.ResourceOptions
+    name: str, provider: str, identity: HistoryIdentity, token_mode: bool, opts: pulumi.ResourceOptions
 ) -> k8s.apps.v1.Deployment:
-    """`opts`: ClusterAddons' in-cluster options (the KubeRay operator among their dependencies)."""
+    """`opts`: ClusterAddons' in-cluster options (the KubeRay operator among their dependencies);
+    `token_mode`: addons.kuberay.authentication is `token`."""
 
     def after(*resources: pulumi.Resource) -> pulumi.ResourceOptions:
         return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=list(resources)))
@@ -71,14 +77,29 @@ def install_history_server(
         subjects=[{"kind": "ServiceAccount", "name": server_account, "namespace": server_ns}],
         opts=after(role, *accounts),
     )
+    if token_mode:
+        for ns in TOKEN_NAMESPACES:
+            reader = k8s.rbac.v1.Role(
+                f"{name}-history-token-reader-{ns}",
+                metadata={"name": "ray-history-token-reader", "namespace": ns},
+                rules=[{"apiGroups": [""], "resources": ["secrets"], "verbs": ["get"]}],
+                opts=opts,
+            )
+            k8s.rbac.v1.RoleBinding(
+                f"{name}-history-token-reader-binding-{ns}",
+                metadata={"name": "ray-history-token-reader", "namespace": ns},
+                role_ref={"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "ray-history-token-reader"},
+                subjects=[{"kind": "ServiceAccount", "name": server_account, "namespace": server_ns}],
+                opts=after(reader, *accounts),
+            )
     labels = {"app.kubernetes.io/name": "ray-history-server"}
     container = {
         "name": "historyserver",
         "image": IMAGE,
-        "env": storage_env(provider, bucket_uri),
+        "env": storage_env(provider, identity.storage_variables),
         "ports": [{"name": "http", "containerPort": 8080}],
         # The manifests' sizing: the session cache is soft-bounded at 8 GiB.
-        "args": ["--session-cache-max-memory=8Gi"],
+        "args": ["--session-cache-max-memory=8Gi", *([TOKEN_MODE_FLAG] if token_mode else [])],
         "resources": {"requests": {"cpu": "500m", "memory": "2Gi"}, "limits": {"memory": "12Gi"}},
     }
     deployment = k8s.apps.v1.Deployment(
@@ -88,7 +109,7 @@ def install_history_server(
             "replicas": 1,
             "selector": {"matchLabels": labels},
             "template": {
-                "metadata": {"labels": labels},
+                "metadata": {"labels": {**labels, **identity.pod_labels}},
                 "spec": {"serviceAccountName": server_account, "containers": [container]},
             },
         },
@@ -98,7 +119,9 @@ def install_history_server(
         f"{name}-history-service",
         metadata={"name": "ray-history-server", "namespace": NAMESPACE},
         spec={
-            "type": "ClusterIP",  # inside the cluster only: open it with kubectl port-forward
+            # Inside the cluster only: open it with kubectl port-forward (docs/operations.md). The
+            # resource's Gateway faces the internet and the server has no login of its own.
+            "type": "ClusterIP",
             "selector": labels,
             "ports": [{"name": "http", "port": PORT, "targetPort": "http", "protocol": "TCP"}],
         },

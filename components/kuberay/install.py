@@ -16,6 +16,7 @@ import pulumi_kubernetes as k8s
 from components.kuberay import flavors as queues
 from components.kuberay import schedulers, values
 from components.kuberay.flavors import Flavor
+from components.kuberay.network_policy import install_network_policies, opted_in
 from config import KubeRaySpec
 from config.data import kuberay_charts as charts
 from config.data.versions import KUBERAY_REPO
@@ -33,10 +34,12 @@ def install_kuberay(
     opts: pulumi.ResourceOptions,
     crds: pulumi.Resource,
     flavors: list[Flavor],
+    cilium: bool = False,
 ) -> pulumi.Resource | None:
     """`opts` are ClusterAddons' options for in-cluster objects (parent, provider, deletedWith);
     `crds` the ray.io CRDs, applied before the operator (whose release skips the chart's);
-    `flavors` the worker pools' Kueue flavors (flavors.pool_flavors). Returns Kueue's
+    `flavors` the worker pools' Kueue flavors (flavors.pool_flavors); `cilium`: the data plane
+    is Cilium (its API server needs a CiliumNetworkPolicy under networkPolicy). Returns Kueue's
     release when Kueue is installed: the Anyscale operator's chart renders its Kueue RBAC
     only when Kueue's API exists, so it goes after it."""
 
@@ -124,12 +127,20 @@ def install_kuberay(
             )
             scheduler_ready.append(local)
 
+    if spec.network_policy:
+        ray_namespaces: dict[str, list[pulumi.Resource]] = {ns: [] for ns in values.LOCAL_QUEUE_NAMESPACES}
+        if smoke_namespace is not None:
+            ray_namespaces[charts.SMOKE_NAMESPACE] = [smoke_namespace]
+        install_network_policies(name, spec, ray_namespaces, cilium, spec.history_server, opts)
+
     if smoke_namespace is not None:
         jobs = {"smoke-test": values.smoke_job(spec)}
         gpu_pools = [f for f in flavors if f.gpu > 0]
         if spec.gpu_smoke_test and gpu_pools:  # the spec requires a GPU pool
             jobs["gpu-smoke-test"] = values.gpu_smoke_job(spec, gpu_pools[0])
         for key, job in jobs.items():
+            if spec.network_policy:  # under KubeRay's DenyAll, the platform's flows allowed
+                job = opted_in(job)
             # A finished RayJob is never run again by the operator, and its old SUCCEEDED would
             # satisfy the wait at once: any change makes a new job (the old one deleted first).
             k8s.apiextensions.CustomResource(

@@ -12,6 +12,7 @@ from components.addons.gateway import certificate_secret_names
 from preflight.policy import pack_module
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 from tests.raw_inputs import Raw, run_raw
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -321,7 +322,7 @@ def test_gpu_pool_and_device_plugin() -> None:
         "example-azure",
         {
             **stack_values("example"),
-            "anyscale-cloud:resources": stack_values("example")["anyscale-cloud:resources"][:1],
+            "anyscale-cloud:resources": standalone(stack_values("example"))["anyscale-cloud:resources"][:1],
         },
     )
     gpu = inputs(plan, "default-pool-gput4")

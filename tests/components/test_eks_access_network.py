@@ -16,6 +16,7 @@ from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
 from tests.components.test_first_preview import parity_problems
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 from tests.policy.helpers import (
     POLICIES,
     edited,
@@ -58,7 +59,7 @@ def resources() -> list[dict[str, Any]]:
 
 
 def stack() -> dict[str, Any]:
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     values["anyscale-cloud:resources"] = resources()
     return values
 

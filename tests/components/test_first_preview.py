@@ -22,6 +22,7 @@ from preflight.policy import main as policy_main
 from preflight.runtime import Plan
 from tests.config.test_fuzz import valid_resources
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 from tests.plans import recorded
 
 STACKS = sorted(
@@ -60,7 +61,7 @@ def test_every_stack_registers_the_same_resources_on_a_first_preview(stack: str)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(resources=valid_resources(max_extra=3))
 def test_generated_configs_register_the_same_resources_on_a_first_preview(resources: list[dict[str, Any]]) -> None:
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     values["anyscale-cloud:resources"] = resources
     assert parity_problems(values) == []
 

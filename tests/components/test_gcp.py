@@ -18,6 +18,7 @@ from config.names import gcs_bucket_name as bucket_name
 from config.names import gke_cluster_name as cluster_name
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 
 NAME = "gcp-usc1"
 EMAIL = "${gcp-usc1-operator-sa.email}"  # only GCP knows it: the mock's placeholder
@@ -42,7 +43,7 @@ GCP_TYPES = {
 
 def gcp_values(**resource: Any) -> dict[str, Any]:
     """The example stack with only `default` and `gcp-usc1` (updated with `resource`)."""
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     default, gcp = values["anyscale-cloud:resources"][0], values["anyscale-cloud:resources"][2]
     assert gcp["name"] == NAME
     values["anyscale-cloud:resources"] = [default, {**gcp, **resource}]

@@ -10,13 +10,14 @@ import pytest
 
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 
 NAME = "gcp-usc1"
 NETWORK = "anyscale-ml-platform-gcp-usc1"
 
 
 def gcp_values(**cluster: Any) -> dict[str, Any]:
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     default, _, gcp, _ = values["anyscale-cloud:resources"]
     assert gcp["name"] == NAME
     if cluster:

@@ -1,24 +1,36 @@
-"""addons.kuberay.historyServer: KubeRay's History Server on a GKE resource, reading and
-writing that resource's bucket under its own prefix with an identity of its own."""
+"""addons.kuberay.historyServer: KubeRay's History Server on AKS, EKS and GKE resources (one
+plan), each reading and writing its resource's bucket under its own prefix with an identity of
+its own; the AKS one in token mode (`authentication: token`)."""
 
 from __future__ import annotations
 
+import copy
+import json
 from typing import Any
 
 import pytest
 
+from components.aws.history import history_bucket_policy, history_trust_policy
+from config import SpecError, load_spec
 from preflight.runtime import Plan, run_program
-from tests.kuberay_stack import problems, values_with
+from tests.kuberay_stack import CLOUD, RESOURCES, problems, values_with
+
+ON: list[dict[str, Any]] = [
+    {"historyServer": True, "authentication": "token"},
+    {"historyServer": True},
+    {"historyServer": True},
+    {},
+]
 
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("history", values_with([{}, {}, {"historyServer": True}, {}]))
+    return run_program("history", values_with(ON))
 
 
 @pytest.fixture(scope="module")
 def first_preview() -> Plan:
-    return run_program("history-preview", values_with([{}, {}, {"historyServer": True}, {}]), first_preview=True)
+    return run_program("history-preview", values_with(ON), first_preview=True)
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:
@@ -91,15 +103,16 @@ def test_its_own_google_account_bound_to_both_service_accounts(plan: Plan) -> No
 def test_the_operator_turns_on_the_collector_gate(plan: Plan) -> None:
     gates = {g["name"]: g["enabled"] for g in inputs(plan, "gcp-kuberay")["values"]["featureGates"]}
     assert gates["RayClusterHistoryServer"] is True and gates["RayClusterNetworkPolicy"] is False
-    assert "featureGates" not in inputs(plan, "aws-kuberay")["values"]
-    assert not [r for r in plan.resources if "history" in r["name"] and not r["name"].startswith("gcp-")]
+    assert "featureGates" not in inputs(plan, "onprem-kuberay")["values"]
+    assert not [r for r in plan.resources if "history" in r["name"] and r["name"].startswith("onprem-")]
 
 
 def test_first_preview_registers_the_same_history_resources(plan: Plan, first_preview: Plan) -> None:
     def history(p: Plan) -> set[str]:
         return {r["name"] for r in p.resources if "history" in r["name"]}
 
-    assert history(first_preview) == history(plan) and len(history(plan)) == 11
+    # GCP 11, Azure 13 (its identity, two federations, the grant, token reader and binding), AWS 9.
+    assert history(first_preview) == history(plan) and len(history(plan)) == 33
 
 
 @pytest.mark.parametrize(
@@ -113,18 +126,11 @@ def test_first_preview_registers_the_same_history_resources(plan: Plan, first_pr
             'addons.kuberay.version: "1.7.0"',
         ),
         (
-            1,
+            3,
             {"historyServer": True},
-            "resources[1].addons.kuberay.historyServer (aws): the History Server reads the resource's bucket with a "
-            "cloud identity of its own, which this program creates on GCP resources only (not AWS); turn "
-            "historyServer off here",
-        ),
-        (
-            0,
-            {"historyServer": True},
-            "resources[0].addons.kuberay.historyServer (default): the History Server reads the resource's bucket with "
-            "a cloud identity of its own, which this program creates on GCP resources only (not Azure); turn "
-            "historyServer off here",
+            "resources[3].addons.kuberay.historyServer (onprem): the History Server reads the resource's bucket with "
+            "a cloud identity of its own, which this program creates on Azure, AWS, GCP resources only (not "
+            "Generic); turn historyServer off here",
         ),
         (
             2,
@@ -136,3 +142,89 @@ def test_first_preview_registers_the_same_history_resources(plan: Plan, first_pr
 )
 def test_history_server_refusals(index: int, kuberay: dict[str, Any], expected: str) -> None:
     assert problems(index, kuberay) == [expected]
+
+
+def test_azure_reads_the_container_through_workload_identity(plan: Plan) -> None:
+    deployment = inputs(plan, "default-history-server")
+    template = deployment["spec"]["template"]
+    assert template["metadata"]["labels"] == {
+        "app.kubernetes.io/name": "ray-history-server",
+        "azure.workload.identity/use": "true",
+    }
+    (container,) = template["spec"]["containers"]
+    assert container["env"] == [
+        {"name": "STORAGE_BACKEND", "value": "azureblob"},
+        {
+            "name": "AZURE_STORAGE_ACCOUNT_URL",
+            "value": "https://asrayclouddefault${default-storage-suffix.result}.blob.core.windows.net",
+        },
+        {"name": "AZURE_STORAGE_CONTAINER", "value": "anyscale"},
+        {"name": "AZURE_STORAGE_AUTH_MODE", "value": "workload_identity"},
+        {"name": "STORAGE_ROOT_DIR", "value": "ray-history"},
+    ]
+    # authentication: token -> the server proxies live clusters with their token Secrets.
+    assert container["args"] == ["--session-cache-max-memory=8Gi", "--use-auth-token-mode=true"]
+    assert inputs(plan, "default-history-token-reader-default")["rules"] == [
+        {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get"]}
+    ]
+    assert inputs(plan, "default-history-token-reader-binding-default")["subjects"] == [
+        {"kind": "ServiceAccount", "name": "historyserver", "namespace": "ray-history"}
+    ]
+    identity = inputs(plan, "default-history-identity")
+    assert identity["resourceName"] == "id-ray-cloud-default-history"
+    subjects = {inputs(plan, f"default-history-federation-{k}")["subject"] for k in ("server", "collector")}
+    assert subjects == {"system:serviceaccount:ray-history:historyserver", "system:serviceaccount:default:ray-history"}
+    assert inputs(plan, "default-history-federation-collector")["audiences"] == ["api://AzureADTokenExchange"]
+    grant = inputs(plan, "default-history-storage")
+    # Storage Blob Data Contributor, on the container only.
+    assert grant["roleDefinitionId"].endswith("/roleDefinitions/ba92f5b4-2d11-453d-a403-e96b0029c9fe")
+    assert grant["scope"] == "${default-container.id}"
+    annotations = plan.named("default-history-collector-account")["inputs"]["metadata"]["annotations"]
+    assert annotations == {"azure.workload.identity/client-id": "${default-history-identity.clientId}"}
+
+
+def test_aws_reads_the_bucket_through_irsa(plan: Plan) -> None:
+    (container,) = inputs(plan, "aws-history-server")["spec"]["template"]["spec"]["containers"]
+    assert container["env"] == [
+        {"name": "STORAGE_BACKEND", "value": "s3"},
+        {"name": "S3_BUCKET", "value": "ray-cloud-aws-${aws-bucket-suffix.result}"},
+        {"name": "S3_REGION", "value": "us-west-2"},
+        {"name": "STORAGE_ROOT_DIR", "value": "ray-history"},
+    ]
+    assert container["args"] == ["--session-cache-max-memory=8Gi"]  # no token mode without it
+    annotations = plan.named("aws-history-server-account")["inputs"]["metadata"]["annotations"]
+    assert annotations == {"eks.amazonaws.com/role-arn": "${aws-history.arn}"}
+
+
+def test_aws_trust_and_policy_documents() -> None:
+    trust = json.loads(history_trust_policy("arn:aws:iam::1:oidc-provider/oidc.eks/id/X", "https://oidc.eks/id/X"))
+    (statement,) = trust["Statement"]
+    assert statement["Condition"]["StringEquals"] == {
+        "oidc.eks/id/X:sub": [
+            "system:serviceaccount:ray-history:historyserver",
+            "system:serviceaccount:default:ray-history",
+        ],
+        "oidc.eks/id/X:aud": "sts.amazonaws.com",
+    }
+    objects = json.loads(history_bucket_policy("b"))["Statement"]
+    assert {s["Sid"]: s["Resource"] for s in objects} == {
+        "List": "arn:aws:s3:::b",
+        "Location": "arn:aws:s3:::b",
+        "Objects": "arn:aws:s3:::b/ray-history/*",
+    }
+
+
+def test_azure_refuses_an_existing_bucket() -> None:
+    resources = copy.deepcopy(RESOURCES)
+    resources[0]["addons"] = {"kuberay": {"historyServer": True}}
+    resources[0]["storage"] = {
+        "bucket": "abfss://ray@acct.dfs.core.windows.net",
+        "endpoint": "https://acct.blob.core.windows.net",
+    }
+    with pytest.raises(SpecError) as error:
+        load_spec(CLOUD, resources)
+    assert [str(p) for p in error.value.problems] == [
+        "resources[0].addons.kuberay.historyServer (default): on Azure the History Server's identity is granted "
+        "the container this program creates, and storage.bucket names an existing one (whose grants are its "
+        "owner's); drop storage.bucket or turn historyServer off here"
+    ]

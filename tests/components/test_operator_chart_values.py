@@ -25,6 +25,7 @@ from components import sdk_internals
 from preflight import runtime
 from preflight.runtime import run_program
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 from tests.raw_inputs import Raw, run_raw
 
 SECRET_TEXT = "v1:example-ciphertext/pull-token=="  # the stack file's ciphertext, as the mock decrypts it
@@ -44,7 +45,7 @@ NO_ID = (
 
 def default_and_onprem() -> dict[str, Any]:
     """The example stack cut to its AKS primary and its Generic resource."""
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     resources = values["anyscale-cloud:resources"]
     resources[:] = [r for r in resources if r["name"] in ("default", "onprem")]
     return values

@@ -37,7 +37,7 @@ import pytest
 from components.addons.crds import take_over_crd
 from config import load_spec
 from tests.conftest import stack_values
-from tests.example_spec import example_cloud, example_resources, problems
+from tests.example_spec import example_cloud, example_resources, problems, standalone
 from tests.raw_inputs import run_raw
 
 SECRET = {"secure": "v1:example-ciphertext/annotation=="}
@@ -244,7 +244,7 @@ def test_a_taken_over_crd_keeps_its_annotations_and_options() -> None:
 
 def test_generic_operator_chart_gets_the_cli_token_value() -> None:
     # Generic: the operator's Helm values carry the CLI token itself (secret), not a blank.
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     values["anyscale-cloud:resources"] = [
         r for r in values["anyscale-cloud:resources"] if r["name"] in ("default", "onprem")
     ]

@@ -17,6 +17,7 @@ from preflight.rollout import estimate, render_estimate
 from preflight.runtime import Plan, run_program
 from preflight.tree import render_summary, render_tree
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,7 +214,7 @@ def test_bad_config_stops_the_program_before_any_resource() -> None:
 
 
 def test_generic_gateway_address_kind() -> None:
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     values["anyscale-cloud:resources"] = [values["anyscale-cloud:resources"][0], values["anyscale-cloud:resources"][3]]
     values["anyscale-cloud:resources"][1]["gatewayAddress"] = "hostname"
     gateway = run_program("example", values).named("onprem-anyscale-operator")["inputs"]["values"]["networking"][

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from config import SpecError, load_spec
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 
-EXAMPLE = stack_values("example")
+EXAMPLE = standalone(copy.deepcopy(stack_values("example")))
 SECRET_TEXT = "v1:DO-NOT-ECHO-ciphertext"
 
 

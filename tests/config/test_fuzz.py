@@ -22,10 +22,11 @@ from config import SpecError, load_spec
 from config.data.regions import AWS_REGIONS, AZURE_REGIONS, GCP_REGIONS
 from preflight import validate
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 
 # Profiles (`ci`, `thorough`): tests/conftest.py.
 
-EXAMPLE = stack_values("example")
+EXAMPLE = standalone(copy.deepcopy(stack_values("example")))
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=20))
 documents = st.recursive(

@@ -15,6 +15,7 @@ from config import SpecError, load_spec, names
 from config.names import aks_cluster_name, aks_dns_prefix, gcp_account_id, gke_cluster_name
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOUD = {"name": "c", "location": "eastus2", "resourceGroup": "rg"}
@@ -249,7 +250,7 @@ def test_iam_role_autonames_stay_within_64_characters(example_plan: Plan) -> Non
     # IAM caps role names at 64; Pulumi appends "-" and 7 random characters to the logical name.
     from config.names import aws_role_logical_names
 
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     roles = sorted(r["name"] for r in example_plan.resources if r["type"] == "aws:iam/role:Role")
     # The EBS CSI driver's IRSA role (aws/addons.py): its suffix is shorter than
     # "-cluster-role", so the length rule below covers it.
@@ -265,7 +266,7 @@ def test_iam_role_autonames_stay_within_64_characters(example_plan: Plan) -> Non
 
 def forty_resources() -> dict[str, Any]:
     """The example cloud with its primary and 39 GCP resources named alike (gcp-usc1-1 ...)."""
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     primary = values["anyscale-cloud:resources"][0]
     gcp = {"provider": "GCP", "region": "us-central1", "project": "my-gcp-project"}
     values["anyscale-cloud:resources"] = [primary] + [{"name": f"gcp-usc1-{i}", **gcp} for i in range(1, 40)]

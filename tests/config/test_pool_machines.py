@@ -24,7 +24,7 @@ from config import GenericResource, load_spec
 from preflight import runtime
 from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
-from tests.example_spec import example_resources, problems
+from tests.example_spec import example_resources, problems, standalone
 
 AZURE, GCP = 0, 2  # the example stack's `default` (Azure) and `gcp-usc1` (GCP) resources
 
@@ -148,7 +148,7 @@ def kuberay_v_run() -> tuple[Plan, dict[str, str]]:
         requested[request.name] = request.version
         return original(self, request)
 
-    values = stack_values("example")
+    values = standalone(stack_values("example"))
     resources = values["anyscale-cloud:resources"]
     del resources[1:]
     resources[0]["addons"]["kuberay"]["version"] = "v1.7.0"

@@ -9,8 +9,9 @@ import pytest
 
 from config import Secret, SpecError, load_spec
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 
-EXAMPLE = stack_values("example")
+EXAMPLE = standalone(copy.deepcopy(stack_values("example")))
 
 
 def config() -> tuple[dict[str, Any], list[dict[str, Any]]]:
