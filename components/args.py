@@ -1,14 +1,28 @@
 """Generated from config/ by `make generate`: do not edit.
 
 The typed arguments of `AnyscaleCloud` (components/cloud.py): the stack config's shape as
-TypedDicts. Plain values, except the secrets, which may be Pulumi Outputs. The docstring
-under each key is its description in the component package's schema.
+TypedDicts. Plain values, except the secrets and the values that only reach a resource
+property (`pulumi.Input[...]`), which may be Pulumi Outputs. The docstring under each key is
+its description in the component package's schema.
 """
 
 from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
+
+
+class CloudAdoptConfig(TypedDict):
+    """The existing cloud's own records, by Azure resource ID."""
+
+    resource_group: NotRequired[str]
+    """the existing `cloud.resourceGroup`, e.g. `/subscriptions/<s>/resourceGroups/<group>`"""
+
+    registry: NotRequired[str]
+    """the existing container registry of the cloud's `acrResourceId` (`.../providers/Microsoft.ContainerRegistry/registries/<name>`); the program keeps its name"""
+
+    cloud: NotRequired[str]
+    """the existing `Anyscale.Platform/clouds` record (`.../providers/Anyscale.Platform/clouds/<name>`); its name must be `cloud.name`"""
 
 
 class CloudConfig(TypedDict):
@@ -18,10 +32,10 @@ class CloudConfig(TypedDict):
     """`^[a-zA-Z0-9_-]+$`, at most 256 characters: the ARM name of the cloud"""
 
     location: str
-    """the Azure region holding the ARM records (not where compute runs): a known Azure region (config/data/regions.py), never case-converted; outside the regions where Anyscale on Azure is available (preview; config/data/azure_availability.py): a warning, not an error"""
+    """the Azure region holding the ARM records (not where compute runs): a known Azure region, never case-converted; outside the regions where Anyscale on Azure is available (preview): a warning, not an error"""
 
-    resource_group: str
-    """the Azure resource group, created by the program"""
+    resource_group: pulumi.Input[str]
+    """the Azure resource group, created by the program (or adopted: `adopt.resourceGroup`)"""
 
     api_version: NotRequired[str]
     """the `Anyscale.Platform` API version (older templates use `2026-02-01-preview`). Default: `2026-09-01`"""
@@ -34,6 +48,9 @@ class CloudConfig(TypedDict):
 
     tags: NotRequired[Mapping[str, str]]
     """tags on the Azure resources"""
+
+    adopt: NotRequired[CloudAdoptConfig]
+    """an existing cloud's records to import instead of creating them (docs/adopting.md)"""
 
 
 class EnvoyGatewayConfig(TypedDict):
@@ -71,7 +88,7 @@ class KubeRayConfig(TypedDict):
     """the KubeRay operator chart, one exact version. Default: `1.7.0`"""
 
     batch_scheduler: NotRequired[str]
-    """`yunikorn` needs KubeRay >= 1.2.2, `scheduler-plugins` needs KubeRay >= 1.4.0, `kai` needs KubeRay >= 1.5.0; `scheduler-plugins` needs a Kubernetes minor it has a chart for (config/data/kuberay.py); `kai` and `scheduler-plugins` not with `smokeTest` (one of `none`, `volcano`, `yunikorn`, `kueue`, `scheduler-plugins`, `kai`). Default: `none`"""
+    """`yunikorn` needs KubeRay >= 1.2.2, `scheduler-plugins` needs KubeRay >= 1.4.0, `kai` needs KubeRay >= 1.5.0; `scheduler-plugins` needs a Kubernetes minor it has a chart for; `kai` and `scheduler-plugins` not with `smokeTest` (one of `none`, `volcano`, `yunikorn`, `kueue`, `scheduler-plugins`, `kai`). Default: `none`"""
 
     feature_gates: NotRequired[Mapping[str, bool]]
     """KubeRay operator feature gates by name, e.g. `{RayCronJob: true}`: each one of the chart's own list at `version` (chart `1.6.2` or `1.7.0`); the others keep the chart's defaults"""
@@ -97,6 +114,9 @@ class KubeRayConfig(TypedDict):
     queue_quota: NotRequired[QueueQuotaConfig]
     """Kueue only: the ClusterQueue's quota; default: the worker pools' size at `maxCount`; required on Generic"""
 
+    queue_namespaces: NotRequired[Sequence[str]]
+    """Kueue only: the namespaces that get the LocalQueue `ray-queue` (each created by the program, except `default`), where labelled RayJobs and RayClusters are queued; not a namespace the platform runs in"""
+
     multi_kueue_workers: NotRequired[Sequence[str]]
     """the primary only, with `batchScheduler: kueue`: MultiKueue with this cluster as manager, dispatching the jobs of LocalQueue `ray-multikueue` to these cloud resources by name: EKS or GKE resources of this stack, each with `batchScheduler: kueue` (docs/what-it-creates.md, MultiKueue)"""
 
@@ -106,7 +126,7 @@ class AnyscaleOperatorConfig(TypedDict):
     """one exact chart version (no range, `*` or `latest`). Default: `1.8.0`"""
 
     values: NotRequired[Mapping[str, Any]]
-    """extra operator chart values, nested; keys checked against the chart's (policy/rules/chart_keys.py, chart 1.8.0), the program's own refused, `{secure: ...}` allowed ([In every cluster](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#in-every-cluster))"""
+    """extra operator chart values, nested; keys checked against the chart's (chart 1.8.0), the program's own refused, `{secure: ...}` allowed ([In every cluster](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#in-every-cluster))"""
 
 
 class NvidiaDevicePluginConfig(TypedDict):
@@ -130,6 +150,31 @@ class AddonsConfig(TypedDict):
     """installed on AKS and EKS clusters with GPU pools (GKE brings its own; not on Generic)"""
 
 
+class CloudResourceAdoptConfig(TypedDict):
+    """An existing cloud resource's registration and (AKS) the resources behind it, by Azure resource ID; the program imports each instead of creating it and takes its name from the ID."""
+
+    registration: NotRequired[str]
+    """the existing `Anyscale.Platform/clouds/cloudResources` record (`.../providers/Anyscale.Platform/clouds/<cloud>/cloudResources/<name>`); its cloud must be `cloud.name` and its name this resource's `name`"""
+
+    registration_properties: NotRequired[Mapping[str, str]]
+    """the existing registration's `properties`, copied from `az resource show --ids <registration> --query properties`: `preflight validate` then compares every property the stack decides offline (the platform never changes them: a difference fails the import or replaces the registration)"""
+
+    cluster: NotRequired[str]
+    """Azure only: the existing AKS cluster"""
+
+    storage_account: NotRequired[str]
+    """Azure only: the existing storage account (ADLS Gen2) of the resource's bucket"""
+
+    container: NotRequired[str]
+    """Azure only, with `storageAccount`: the existing blob container of the bucket (`.../storageAccounts/<account>/blobServices/default/containers/<name>`); unset: the program's `anyscale`"""
+
+    identity: NotRequired[str]
+    """Azure only: the operator's existing user-assigned identity"""
+
+    operator_extension: NotRequired[str]
+    """Azure only, with `cluster`: the Anyscale operator's existing AKS cluster extension (`.../managedClusters/<cluster>/providers/Microsoft.KubernetesConfiguration/extensions/<name>`)"""
+
+
 class CredentialsConfig(TypedDict):
     """Keys for an S3-compatible bucket (MinIO, Ceph, ...): the operator chart writes them to a Secret mounted into the operator and the Ray pods (`credentialMount.aws`)."""
 
@@ -147,14 +192,14 @@ class CredentialsConfig(TypedDict):
 
 
 class StorageConfig(TypedDict):
-    bucket: NotRequired[str]
+    bucket: NotRequired[pulumi.Input[str]]
     """Azure: an existing bucket to use instead of creating one (unset: the program creates it): Azure `abfss://<container>@<account>.dfs.core.windows.net or azure://<container>`; AWS `s3://<bucket>`; GCP `gs://<bucket>`; never a sub-path (`s3://b/prefix` is rejected). Default: created; Generic: the existing bucket: any `<scheme>://<bucket>`, never a sub-path (the program creates no bucket for a Generic cluster)"""
 
     endpoint: NotRequired[str]
     """a bare `https://<host>` origin: no path, no trailing slash (a trailing slash silently breaks log delivery); unset: sent empty. **Required** with an existing Azure bucket (its blob endpoint `https://<account>.blob.core.windows.net`); elsewhere only for S3-compatible storage at a custom endpoint. Only with `storage.bucket`: for a bucket the program creates it sets the endpoint itself, and an `endpoint` alone is an error"""
 
     region: NotRequired[str]
-    """where the bucket lives; same rules as `region`. Azure: outside the regions where Anyscale on Azure is available (preview; config/data/azure_availability.py): a warning, not an error. Default: `region`"""
+    """where the bucket lives; same rules as `region`. Azure: outside the regions where Anyscale on Azure is available (preview): a warning, not an error. Default: `region`"""
 
     retain_on_delete: NotRequired[bool]
     """keep the bucket when it is removed from the stack (it holds logs and workspace snapshots). On Azure the storage account lives in `cloud.resourceGroup`, so that group is then kept too. Default: `true`"""
@@ -186,7 +231,7 @@ class GpuConfig(TypedDict):
 
 
 class ShapeConfig(TypedDict):
-    """A node's capacity as the cloud sells it, for instance types not in config/data/instance_types.py. The operator's instance type is sized from it."""
+    """A node's capacity as the cloud sells it, for instance types not in the program's instance-type table. The operator's instance type is sized from it."""
 
     cpu: int
     """vCPUs"""
@@ -199,13 +244,13 @@ class ShapeConfig(TypedDict):
 
 
 class NodePoolConfig(TypedDict):
-    """A worker pool. Tainted per platform.md 7 so that only Anyscale workloads land on it."""
+    """A worker pool. Tainted so that only Anyscale workloads land on it."""
 
     name: str
     """Azure: `^[a-z][a-z0-9]{0,11}$`: at most 12 characters, lowercase letters and digits, starting with a letter; unique within the cluster, not `system` (the system pool's name); AWS: unique within the cluster, not `system` (the system pool's name); GCP: 1-40 lowercase letters, digits and '-', starting with a letter, not ending with '-'; unique within the cluster, not `system` (the system pool's name)"""
 
     instance_type: str
-    """a type listed in config/data/instance_types.py for the provider (29 Azure, 45 AWS, 43 GCP), or any with `shape`"""
+    """a type in the program's instance-type table for the provider (29 Azure, 45 AWS, 43 GCP), or any with `shape`"""
 
     min_count: NotRequired[int]
     """at most `maxCount`. Default: `0`"""
@@ -220,7 +265,7 @@ class NodePoolConfig(TypedDict):
     """`{type, count}`: required on a GPU instance type, and must match what it carries"""
 
     shape: NotRequired[ShapeConfig]
-    """the node's size as sold, for an instance type not in config/data/instance_types.py; the operator's instance type is sized from it. Default: from the table"""
+    """the node's size as sold, for an instance type not in the program's instance-type table; the operator's instance type is sized from it. Default: from the table"""
 
     disk_size_gb: NotRequired[int]
     """root disk in GiB: EKS `disk_size`, GKE `pd-ssd` `disk_size_gb`, AKS `osDiskSizeGB` (at most 2048 on AKS). Default: AWS `500`; GCP `500`; Azure: the platform's"""
@@ -258,10 +303,10 @@ class MaintenanceConfig(TypedDict):
 class SubnetIdsConfig(TypedDict):
     """Subnets of an existing VPC: nodes (and the API server's network interfaces) in `private`, internet-facing load balancers in `public`."""
 
-    public: NotRequired[Sequence[str]]
+    public: NotRequired[Sequence[pulumi.Input[str]]]
     """subnet IDs (`^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`) for internet-facing load balancers"""
 
-    private: Sequence[str]
+    private: Sequence[pulumi.Input[str]]
     """subnet IDs (`^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`) for the nodes and the API server: at least two, in two availability zones; no ID listed twice (or in both lists)"""
 
 
@@ -282,7 +327,7 @@ class ClusterConfig(TypedDict):
     """Without `network`, the program creates a VPC, a subnet (nodes) with secondary ranges (pods, services) and a firewall rule; with it, the cluster joins that subnet."""
 
     kubernetes_version: NotRequired[str]
-    """Azure: a minor the provider creates on the day of the check (config/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); Azure: or a patch of it AKS offers in the region (not checked before deploy: an advisory says so). Default: `1.36`; AWS: a minor the provider creates on the day of the check (config/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release (1.32, 1.33, 1.34, 1.35, 1.36, config/data/versions.py). Default: `1.36`; GCP: a minor the provider creates on the day of the check (config/data/kubernetes.py; a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it GKE offers is not checked before deploy (an advisory says so). Default: `1.35`"""
+    """Azure: a minor the provider creates on the day of the check (a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); Azure: or a patch of it AKS offers in the region (not checked before deploy: an advisory says so). Default: `1.36`; AWS: a minor the provider creates on the day of the check (a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); AWS: a minor only, no patch (EKS runs its own patch of it), with a pinned Cluster Autoscaler release (1.32, 1.33, 1.34, 1.35, 1.36). Default: `1.36`; GCP: a minor the provider creates on the day of the check (a refusal lists them); move it one minor at a time ([Upgrades](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#upgrades)); GCP: the minimum version; the release channel upgrades the cluster (and its pools) past it; a patch of it GKE offers is not checked before deploy (an advisory says so). Default: `1.35`"""
 
     system_pool: NotRequired[SystemPoolConfig]
     """the system pool (autoscaling); given only the counts, it keeps the provider's instance type: Azure `Standard_D4s_v5`; AWS `m6i.xlarge`; GCP `e2-standard-4`. A new `instanceType` is not applied on AKS and replaces the EKS node group, deleting it first (see [Edit node pools](https://github.com/anyscale/anyscale-cloud/blob/main/docs/operations.md#edit-node-pools))"""
@@ -293,7 +338,7 @@ class ClusterConfig(TypedDict):
     disable_local_accounts: NotRequired[bool]
     """Azure only: `true`: Entra ID only (managed Entra integration with Azure RBAC); requires `adminGroupObjectIds`; the kubeconfig is a non-interactive kubelogin exec config. Default: `false`"""
 
-    admin_group_object_ids: NotRequired[Sequence[str]]
+    admin_group_object_ids: NotRequired[Sequence[pulumi.Input[str]]]
     """Azure only: object IDs (GUIDs) of the Entra ID groups whose members are cluster admins; required with `disableLocalAccounts: true`; with local accounts on, enables Entra ID for people while the program keeps the admin credential"""
 
     kubelogin_mode: NotRequired[str]
@@ -315,12 +360,12 @@ class ClusterConfig(TypedDict):
     """Azure only: the weekly window for AKS's Kubernetes patch upgrades and node image upgrades"""
 
     vpc_cidr: NotRequired[str]
-    """AWS only: the IPv4 network (/16 to /24) of the VPC the program creates; not with `vpcId`. Default: `10.0.0.0/16`"""
+    """AWS only: the IPv4 network (/16 to /24) of the VPC the program creates, an eighth of it per private subnet: room for every node and pod (VPC CNI) at `maxCount` with each group's update surge; not with `vpcId`. Default: `10.0.0.0/16`"""
 
     availability_zones: NotRequired[int]
     """AWS only: zones of the VPC the program creates; not with `vpcId`. Default: `2`"""
 
-    vpc_id: NotRequired[str]
+    vpc_id: NotRequired[pulumi.Input[str]]
     """AWS only: an existing VPC, `^vpc-([0-9a-f]{8}|[0-9a-f]{17})$`; requires `subnetIds` ([EKS networking](https://github.com/anyscale/anyscale-cloud/blob/main/docs/what-it-creates.md#eks-networking)). Default: none (a VPC is created)"""
 
     subnet_ids: NotRequired[SubnetIdsConfig]
@@ -341,23 +386,23 @@ class ClusterConfig(TypedDict):
     release_channel: NotRequired[str]
     """GCP only: `EXTENDED` keeps a minor after its standard support ends (GKE extended support) (one of `RAPID`, `REGULAR`, `STABLE`, `EXTENDED`). Default: `REGULAR`"""
 
-    subnetwork: NotRequired[str]
+    subnetwork: NotRequired[pulumi.Input[str]]
     """GCP only: the existing subnet in the resource's region; only with `network`"""
 
-    pods_range_name: NotRequired[str]
+    pods_range_name: NotRequired[pulumi.Input[str]]
     """GCP only: its secondary range for pods; only with `network`"""
 
-    services_range_name: NotRequired[str]
+    services_range_name: NotRequired[pulumi.Input[str]]
     """GCP only: its secondary range for services; only with `network`"""
 
     node_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.10.0.0/20`"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates (nodes and pods: room for every pool at `maxCount` and a surge node each, a /24 of pods per node); with an existing `network` optional, only for the `peeredWith` check. Default: `10.10.0.0/20`"""
 
     pod_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.12.0.0/14`"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates (nodes and pods: room for every pool at `maxCount` and a surge node each, a /24 of pods per node); with an existing `network` optional, only for the `peeredWith` check. Default: `10.12.0.0/14`"""
 
     service_cidr: NotRequired[str]
-    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates; with an existing `network` optional, only for the `peeredWith` check. Default: `10.16.0.0/20`"""
+    """GCP only: an IPv4 network not overlapping the other two: a range of the network the program creates (nodes and pods: room for every pool at `maxCount` and a surge node each, a /24 of pods per node); with an existing `network` optional, only for the `peeredWith` check; a /27 or larger. Default: `10.16.0.0/20`"""
 
 
 class CloudResourceConfig(TypedDict):
@@ -370,10 +415,13 @@ class CloudResourceConfig(TypedDict):
     """one of `Azure`, `AWS`, `GCP`, `Generic`"""
 
     region: str
-    """`^[a-z0-9]+(-[a-z0-9]+)*$`, at most 35 characters, never case-converted; Azure, AWS, GCP: a known region of the provider (config/data/regions.py); Generic: a free-form routing label. Azure: outside the regions where Anyscale on Azure is available (preview; config/data/azure_availability.py): a warning, not an error"""
+    """`^[a-z0-9]+(-[a-z0-9]+)*$`, at most 35 characters, never case-converted; Azure, AWS, GCP: a known region of the provider; Generic: a free-form routing label. Azure: outside the regions where Anyscale on Azure is available (preview): a warning, not an error"""
 
     addons: NotRequired[AddonsConfig]
     """Pinned versions of what runs inside every cluster."""
+
+    adopt: NotRequired[CloudResourceAdoptConfig]
+    """an existing registration (and on Azure its cluster, storage, identity and operator extension) to import instead of creating them (docs/adopting.md)"""
 
     peered_with: NotRequired[Sequence[str]]
     """names of other resources of the stack whose networks are peered with this one's: their address ranges must not overlap (checked: EKS `vpcCidr`, GKE node/pod/service ranges, AKS network ranges where set; Generic and existing networks without ranges are not checked)"""
@@ -384,14 +432,14 @@ class CloudResourceConfig(TypedDict):
     cluster: NotRequired[ClusterConfig]
     """Azure, AWS, GCP only: the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"""
 
-    project: NotRequired[str]
-    """GCP only: the GCP project ID the cluster and bucket live in"""
+    project: NotRequired[pulumi.Input[str]]
+    """GCP only: the GCP project ID the cluster and bucket live in (never containing google, null, undefined, ssl, which Google refuses)"""
 
     enable_apis: NotRequired[bool]
     """GCP only: enable the project APIs the resource uses (never disabled on destroy); `false`: they must be enabled already. Default: `false`"""
 
     kubeconfig: NotRequired[pulumi.Input[str]]
-    """Generic only: a Pulumi secret: `pulumi config set --secret --path 'anyscale-cloud:resources[3].kubeconfig' "$(cat kubeconfig)"`"""
+    """Generic only: a Pulumi secret"""
 
     cli_token: NotRequired[pulumi.Input[str]]
     """Generic only: a Pulumi secret: the Anyscale CLI token the operator authenticates with"""

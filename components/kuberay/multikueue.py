@@ -26,10 +26,15 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.kube import api_server
-from components.kuberay.values import CLUSTER_QUEUE as WORKER_CLUSTER_QUEUE
-from components.kuberay.values import COVERED, KUEUE_API, LOCAL_QUEUE_NAMESPACES, _quotas
+from components.kuberay.flavors import CLUSTER_QUEUE as WORKER_CLUSTER_QUEUE
+from components.kuberay.flavors import COVERED, KUEUE_API, _quotas
 from config import QueueQuotaSpec
 from config.data.kuberay_charts import KUEUE
+
+# MultiKueue creates a dispatched job in the same namespace on the worker, under a LocalQueue of
+# the same name: the `ray-multikueue` queues live in `default` on the manager and on every worker
+# (`queueNamespaces` places the manager's own `ray-queue` LocalQueues only).
+LOCAL_QUEUE_NAMESPACES: Final = ("default",)
 
 NAMESPACE: Final = KUEUE.namespace  # Kueue's: where the manager looks for kubeconfig Secrets
 SERVICE_ACCOUNT: Final = "multikueue-sa"  # the script's MULTIKUEUE_SA
