@@ -87,6 +87,7 @@ def install_kuberay(
         scheduler = release(spec.batch_scheduler, pin, schedulers.scheduler_values(spec.batch_scheduler), extra)
         scheduler_ready.append(scheduler)
     kueue = scheduler_ready[0] if spec.batch_scheduler == "kueue" else None
+    user_namespaces: dict[str, pulumi.Resource] = {}  # queueNamespaces the program creates
 
     smoke_namespace = None
     if spec.smoke_test:
@@ -116,7 +117,10 @@ def install_kuberay(
                 needs.append(smoke_namespace)
             elif ns not in queues.EXISTING_NAMESPACES:
                 # A namespace the user chose (addons.kuberay.queueNamespaces): the program owns it.
-                needs.append(k8s.core.v1.Namespace(f"{name}-queue-namespace-{ns}", metadata={"name": ns}, opts=opts))
+                user_namespaces[ns] = k8s.core.v1.Namespace(
+                    f"{name}-queue-namespace-{ns}", metadata={"name": ns}, opts=opts
+                )
+                needs.append(user_namespaces[ns])
             local = custom(
                 f"local-queue-{ns}",
                 queues.KUEUE_API,
@@ -128,7 +132,11 @@ def install_kuberay(
             scheduler_ready.append(local)
 
     if spec.network_policy:
-        ray_namespaces: dict[str, list[pulumi.Resource]] = {ns: [] for ns in values.LOCAL_QUEUE_NAMESPACES}
+        # The namespaces Ray runs in: the queue namespaces (`default` without Kueue), each after
+        # its Namespace where the program makes one, and the smoke test's.
+        ray_namespaces: dict[str, list[pulumi.Resource]] = {
+            ns: [user_namespaces[ns]] if ns in user_namespaces else [] for ns in spec.queue_namespaces
+        }
         if smoke_namespace is not None:
             ray_namespaces[charts.SMOKE_NAMESPACE] = [smoke_namespace]
         install_network_policies(name, spec, ray_namespaces, cilium, spec.history_server, opts)
