@@ -260,6 +260,15 @@ NOT_BILLED: Final[dict[str, str]] = {
     "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor": ON_NODES,
     "kubernetes:monitoring.coreos.com/v1:PodMonitor": ON_NODES,
     "kubernetes:ray.io/v1:RayJob": ON_NODES,
+    "kubernetes:cilium.io/v2:CiliumNetworkPolicy": ON_NODES,
+    "kubernetes:core/v1:Secret": ON_NODES,
+    "kubernetes:core/v1:ServiceAccount": ON_NODES,
+    "kubernetes:kueue.x-k8s.io/v1beta2:AdmissionCheck": ON_NODES,
+    "kubernetes:kueue.x-k8s.io/v1beta2:MultiKueueCluster": ON_NODES,
+    "kubernetes:kueue.x-k8s.io/v1beta2:MultiKueueConfig": ON_NODES,
+    "kubernetes:networking.k8s.io/v1:NetworkPolicy": ON_NODES,
+    "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole": ON_NODES,
+    "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": ON_NODES,
 }
 
 
