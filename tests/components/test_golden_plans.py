@@ -15,11 +15,17 @@ When a change to the plans is intended, regenerate the golden files and review t
 
 (which writes resources sorted by URN, so the diff shows only real changes; `venv/bin/python
 -m preflight plan --stack <s> --json tests/fixtures/golden/plan-<s>.json --quiet`, with
-`--file tests/fixtures/golden/Pulumi.gpu.yaml` for `gpu`, writes an equivalent file).
+`--file tests/fixtures/golden/Pulumi.gpu.yaml` for `gpu`, writes an equivalent file but for
+the long texts).
+
+Texts of more than 16 KiB (the KubeRay CRDs and Grafana dashboards that ship with the program,
+up to 1.4 MB each) are kept as their sha256 and size: the comparison stays exact, and the
+golden files stay small.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -49,10 +55,25 @@ def golden_path(stack: str) -> Path:
     return GOLDEN / f"plan-{stack}.json"
 
 
+LONG = 16 * 1024
+
+
+def condensed(value: Any) -> Any:
+    """`value` with every text over LONG characters replaced by its sha256 and size."""
+    if isinstance(value, dict):
+        return {k: condensed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [condensed(v) for v in value]
+    if isinstance(value, str) and len(value) > LONG:
+        data = value.encode()
+        return f"<text sha256:{hashlib.sha256(data).hexdigest()}, {len(data)} bytes>"
+    return value
+
+
 def by_urn(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Resources keyed by URN, dependencies as a sorted list (their order carries no meaning)."""
     resources = {}
-    for resource in json.loads(json.dumps(document["resources"])):  # the JSON round trip the file took
+    for resource in condensed(json.loads(json.dumps(document["resources"]))):  # the JSON round trip the file took
         resource["dependsOn"] = sorted(resource["dependsOn"])
         resources[resource["urn"]] = resource
     return resources
@@ -82,7 +103,7 @@ def regenerate() -> None:
         plan = record(stack)
         document = plan.to_json()
         # Sorted by URN, so a regenerated file's diff shows only real changes.
-        document["resources"] = sorted(document["resources"], key=lambda r: r["urn"])
+        document["resources"] = sorted(condensed(document["resources"]), key=lambda r: r["urn"])
         golden_path(stack).write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {golden_path(stack).relative_to(ROOT)} ({len(plan.resources)} resources)")
 

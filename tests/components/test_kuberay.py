@@ -8,6 +8,7 @@ options), never imported from the code under test.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+from components import shipped
 from preflight.runtime import Plan, run_program
 from tests import crds, helm
 from tests.kuberay_stack import NAMES, values_with
@@ -387,6 +389,15 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
     ]
 
 
+# sha256 of each file of config/grafana in ray-project/kuberay at tag v1.7.0.
+DASHBOARD_SHA256 = {
+    "default_grafana_dashboard.json": "8a0188ac5ed70421f280f6ddea1d9b58bcc5ce1eef540c7de87451233575280c",
+    "data_grafana_dashboard.json": "2081725524ffdaa1c67f38813e0dc82b3bbf7307ee7cd5c2ac4b96e8d57b07a0",
+    "serve_grafana_dashboard.json": "f8b6017ad5512379c93197426d8066962fdcd3acfb1eb07dbc2f01fff310014d",
+    "serve_deployment_grafana_dashboard.json": "159e7e70df184821c4d041499b53d77e668c78ae2ed23f4df895cceb35e29a75",
+    "train_grafana_dashboard.json": "6a73dfe224ab79409cbb03cb4381de37c3377a224cf860f4a5af9de53ae679e8",
+    "KubeRay-Operator.json": "76abe7b3673533eaae41158778d5b2e1fffc5619e179b51c11331f4832271c5e",
+}
 # Ray's dashboards in kuberay v1.7.0 config/grafana (name -> file).
 RAY_DASHBOARDS = {
     "ray-default": "default_grafana_dashboard.json",
@@ -398,7 +409,7 @@ RAY_DASHBOARDS = {
 }
 
 
-def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, render_cache: Path) -> None:
+def test_grafana_gets_rays_dashboards_of_the_operators_tag_from_the_program(full: Plan, render_cache: Path) -> None:
     if helm.unavailable():
         pytest.skip(helm.unavailable())
     values = inputs(full, "aws-prometheus")["values"]
@@ -406,13 +417,21 @@ def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, rend
         helm.CHARTS / "kube-prometheus-stack-88.5.3", values, "monitoring", "kube-prometheus-stack", render_cache
     )
     (grafana,) = [o for o in objects if o["kind"] == "Deployment" and o["metadata"]["name"].endswith("-grafana")]
-    assert "download-dashboards" in [c["name"] for c in grafana["spec"]["template"]["spec"]["initContainers"]]
-    script = "".join(
-        o["data"].get("download_dashboards.sh", "") for o in objects if o["kind"] == "ConfigMap" and o.get("data")
-    )
+    pod = grafana["spec"]["template"]["spec"]
+    # Nothing is downloaded when Grafana starts: no init container fetches dashboards.
+    assert "download-dashboards" not in [c["name"] for c in pod.get("initContainers") or []]
+    assert not any("download_dashboards.sh" in (o.get("data") or {}) for o in objects if o["kind"] == "ConfigMap")
+    (dashboards,) = [o for o in objects if o["metadata"]["name"] == "kube-prometheus-stack-grafana-dashboards-ray"]
+    # Each dashboard is KubeRay v1.7.0's config/grafana file (sha256 of the file at the tag),
+    # as compact JSON; the ConfigMap stays under the API server's 1 MiB.
+    assert set(dashboards["data"]) == {f"{name}.json" for name in RAY_DASHBOARDS}
     for name, file in RAY_DASHBOARDS.items():
-        url = f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/config/grafana/{file}"
-        assert url in script and f"/var/lib/grafana/dashboards/ray/{name}.json" in script
+        text = shipped.kuberay_file("1.7.0", f"grafana/{file}")
+        assert hashlib.sha256(text.encode()).hexdigest() == DASHBOARD_SHA256[file]
+        assert json.loads(dashboards["data"][f"{name}.json"]) == json.loads(text)
+    assert sum(len(v.encode()) for v in dashboards["data"].values()) < 1024 * 1024
+    mounts = {m["mountPath"] for c in pod["containers"] for m in c.get("volumeMounts", [])}
+    assert {f"/var/lib/grafana/dashboards/ray/{name}.json" for name in RAY_DASHBOARDS} <= mounts
     providers = [o for o in objects if o["kind"] == "ConfigMap" and "dashboardproviders.yaml" in o.get("data", {})]
     (provider,) = yaml.safe_load(providers[0]["data"]["dashboardproviders.yaml"])["providers"]
     assert (provider["folder"], provider["options"]["path"]) == ("Ray", "/var/lib/grafana/dashboards/ray")
