@@ -157,7 +157,7 @@ bench-smoke: $(DEV_STAMP)
 	$(PY) scripts/bench_validate.py --count 10
 
 # Mutation testing (docs/development.md, "Mutation testing"), never part of `make test`: mutmut
-# (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)
+# (requirements-mutate.txt, hash-checked, added to ./venv on top of both locks)
 # mutates the spec's rules (config/, not its data tables), components/registration.py and
 # addons/, and policy/rules/*.py in a copy of the project (mutants/) and runs the tests
 # selected in pyproject.toml [tool.mutmut] that call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
@@ -183,7 +183,8 @@ $(MUTATE_STAMP): requirements-mutate.txt $(DEV_STAMP)
 # PYTHONHASHSEED: the plugin compares pickled specs across runs (set order follows the seed).
 # mutmut copies tests/ and stacks/ over the old copies; removing them drops deleted ones.
 # The digest is kept before the run, so that an interrupted run resumes where it stopped.
-mutate: $(MUTATE_STAMP)
+# HELM_SDKPY_LIB: the copy mutmut runs the tests in (mutants/) has no .helm/ of its own.
+mutate: $(MUTATE_STAMP) $(HELM_STAMP)
 	@set -ef; start=$$(date +%s); inputs=$$($(PY) mutation/inputs.py); current=yes; \
 	if [ -n "$(FRESH)" ] || [ ! -d mutants ]; then \
 	  rm -rf mutants; \
@@ -196,7 +197,8 @@ mutate: $(MUTATE_STAMP)
 	  rm -rf mutants/tests mutants/stacks; \
 	fi; \
 	if [ $$current = yes ]; then mkdir -p mutants; echo "$$inputs" > mutants/inputs.sha256; fi; \
-	PYTHONHASHSEED=0 $(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
+	PYTHONHASHSEED=0 HELM_SDKPY_LIB=$(CURDIR)/$(HELM_HOME)/helm_sdkpy/_lib/linux-amd64/libhelm_sdkpy.so \
+	  $(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
 	$(PY) mutation/score.py; \
 	echo "wall time: $$(( $$(date +%s) - start )) s"
 

@@ -340,10 +340,12 @@ def test_smoke_job_without_kueue_or_auth_has_no_queue_label(rotation: Plan) -> N
 
 @pytest.fixture(scope="module")
 def rayjob_crd_report(full: Plan, rotation: Plan, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
-    """Every RayJob of the `full` and `rotation` plans against KubeRay 1.7.0's RayJob CRD (one run)."""
-    crd = helm.CHARTS / "kuberay-operator-1.7.0" / "crds" / "ray.io_rayjobs.yaml"
+    """Every RayJob of the `full` and `rotation` plans against KubeRay 1.7.0's RayJob CRD (one run):
+    the copy that ships with the program (components/data/kuberay, checked in test_shipped.py)."""
+    folder = tmp_path_factory.mktemp("rayjob-crd")
+    crd = crds.unpacked(shipped.kuberay_file("1.7.0", "crds/ray.io_rayjobs.yaml"), folder, "ray.io_rayjobs.yaml")
     plans = {"full": full.to_json(), "rotation": rotation.to_json()}
-    return crds.report(crd, plans, tmp_path_factory.mktemp("rayjob-crd"))
+    return crds.report(crd, plans, folder)
 
 
 def test_smoke_job_is_valid_against_the_rayjob_crd(rayjob_crd_report: dict[str, list[str]]) -> None:
@@ -410,8 +412,6 @@ RAY_DASHBOARDS = {
 
 
 def test_grafana_gets_rays_dashboards_of_the_operators_tag_from_the_program(full: Plan, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     values = inputs(full, "aws-prometheus")["values"]
     objects = helm.render(
         helm.CHARTS / "kube-prometheus-stack-88.5.3", values, "monitoring", "kube-prometheus-stack", render_cache
@@ -498,8 +498,6 @@ def test_network_policy_and_feature_gates_send_the_charts_whole_list(rotation: P
     ],
 )
 def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argument: str, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     objects = helm.render(
         helm.CHARTS / "kuberay-operator-1.7.0", chart_values, "kuberay-system", "kuberay-operator", render_cache
     )
@@ -508,8 +506,6 @@ def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argum
 
 
 def test_operator_chart_renders_its_service_monitor(render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     values = {"metrics": {"serviceMonitor": {"enabled": True}}}
     objects = helm.render(
         helm.CHARTS / "kuberay-operator-1.7.0", values, "kuberay-system", "kuberay-operator", render_cache
@@ -544,8 +540,6 @@ def test_example_primary_runs_kueue_metrics_and_the_smoke_job(example_plan: Plan
 
 
 def test_scheduler_plugins_answers_to_the_name_kuberay_stamps(rotation: Plan, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     values = inputs(rotation, "aws-scheduler-plugins")["values"]
     objects = helm.render(
         helm.CHARTS / "scheduler-plugins-0.33.5", values, "scheduler-plugins", "scheduler-plugins", render_cache
@@ -567,8 +561,6 @@ def excluded(webhook: dict[str, Any]) -> set[str]:
 
 
 def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(full: Plan, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     ours = webhooks(
         helm.render(
             helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", render_cache
