@@ -199,7 +199,7 @@ def test_component_package_runs_the_programs_versions_without_its_dev_tools() ->
 def test_dev_tools_are_in_the_development_lock_and_not_in_the_one_pulumi_installs() -> None:
     _, program = parse_lock(ROOT / "requirements.txt")
     _, dev = parse_lock(ROOT / "requirements-dev.txt")
-    assert DEV_TOOLS <= set(dev)
+    assert set(dev) >= DEV_TOOLS
     assert not DEV_TOOLS & set(program), "a development tool in requirements.txt, which `pulumi up` installs"
     # Both go into ./venv: the packages they share are one version.
     for name, entry in dev.items():
