@@ -15,24 +15,22 @@ When a change to the plans is intended, regenerate the golden files and review t
 
 (which writes resources sorted by URN, so the diff shows only real changes; `venv/bin/python
 -m preflight plan --stack <s> --json tests/fixtures/golden/plan-<s>.json --quiet`, with
-`--file tests/fixtures/golden/Pulumi.gpu.yaml` for `gpu`, writes an equivalent file but for
-the long texts).
+`--file tests/fixtures/golden/Pulumi.gpu.yaml` for `gpu`, writes an equivalent file).
 
 Texts of more than 16 KiB (the KubeRay CRDs and Grafana dashboards that ship with the program,
-up to 1.4 MB each) are kept as their sha256 and size: the comparison stays exact, and the
-golden files stay small.
+up to 1.4 MB each) are kept as their sha256 and size, as in every plan file
+(preflight.runtime.condensed): the comparison stays exact, and the golden files stay small.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from preflight.runtime import Plan
+from preflight.runtime import Plan, condensed
 from preflight.stackfile import read_stack_file
 from tests.plans import recorded
 
@@ -53,21 +51,6 @@ def record(stack: str) -> Plan:
 
 def golden_path(stack: str) -> Path:
     return GOLDEN / f"plan-{stack}.json"
-
-
-LONG = 16 * 1024
-
-
-def condensed(value: Any) -> Any:
-    """`value` with every text over LONG characters replaced by its sha256 and size."""
-    if isinstance(value, dict):
-        return {k: condensed(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [condensed(v) for v in value]
-    if isinstance(value, str) and len(value) > LONG:
-        data = value.encode()
-        return f"<text sha256:{hashlib.sha256(data).hexdigest()}, {len(data)} bytes>"
-    return value
 
 
 def by_urn(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
