@@ -16,7 +16,7 @@ import pulumi
 from config import SpecError
 from preflight import planfile
 from preflight.escape import printable, printable_document
-from preflight.runtime import Plan, condensed, run_program
+from preflight.runtime import Plan, run_program
 from preflight.stackfile import StackFileError, read_stack_file, stack_path
 from preflight.validate import validate_stack
 
@@ -46,8 +46,8 @@ def report_record_error(error: Exception) -> int:
 def write_json(plan: Plan, path: str) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    # Long texts (the shipped CRDs and dashboards) as their digest: runtime.condensed.
-    target.write_text(json.dumps(condensed(plan.to_json()), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    # Long texts (the shipped CRDs and dashboards) as their digest: Plan.to_json.
+    target.write_text(json.dumps(plan.to_json(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def render(plan: Plan, width: int, color: bool) -> str:

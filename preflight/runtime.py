@@ -130,7 +130,7 @@ class RecordingMonitor(sdk_internals.MockMonitor):
 
 
 # A text input longer than this (the KubeRay CRDs, up to 1.4 MB each, and the Ray Grafana
-# dashboards, which ship with the program) is written to a plan file as its digest and size:
+# dashboards, which ship with the program) is in a plan file (Plan.to_json) as its digest and size:
 # a plan of every stack stays small enough to read back (preflight/inputs.py MAX_BYTES) and to
 # review, and a change of the text still shows, as another digest.
 LONG_TEXT = 16 * 1024
@@ -156,7 +156,11 @@ class Plan:
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)  # urn -> outputs
 
     def to_json(self) -> dict[str, Any]:
-        return {"project": PROJECT, "stack": self.stack, "resources": self.resources, "outputs": self.outputs}
+        """The plan as a plan file holds it: long texts as their digest (condensed); `resources`
+        keeps them whole."""
+        document = {"project": PROJECT, "stack": self.stack, "resources": self.resources, "outputs": self.outputs}
+        result: dict[str, Any] = condensed(document)
+        return result
 
     def of_type(self, type_token: str) -> list[dict[str, Any]]:
         return [r for r in self.resources if r["type"] == type_token]
