@@ -1,15 +1,22 @@
 # Two commands: `make plan` (what the example stack would deploy) and `make test`.
-# Both create ./venv from requirements.txt when it is missing or older than
-# requirements.txt; it is the same venv the Pulumi CLI uses (Pulumi.yaml).
+# Both create ./venv when it is missing or older than its locks; it is the same venv the
+# Pulumi CLI uses (Pulumi.yaml). Two locks: requirements.txt, what the program imports
+# (all `pulumi up` installs), and requirements-dev.txt, the tests' and linters' tools, which
+# `make test`, `make lint` and the other development targets add. The Helm library the
+# chart tests render with comes from a third, requirements-helm.txt, unpacked into .helm/.
 #
-# requirements.txt is a lock: every package pinned with its sha256 hashes, generated from
-# requirements.in by `make lock`; installs check every hash. uv installs it when it can be
-# had (on PATH, or installed from requirements-uv.txt, also hash-checked, into .uv/);
-# otherwise pip does. INSTALLER=pip forces pip.
+# Each lock pins every package with its sha256 hashes, generated from its .in file by
+# `make lock`; installs check every hash. uv installs them when it can be had (on PATH, or
+# installed from requirements-uv.txt, also hash-checked, into .uv/); otherwise pip does.
+# INSTALLER=pip forces pip.
 PYTHON ?= python3
 VENV := venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.dev-installed
+# Helm v4 as a Go library (the helm-sdkpy wheel, hash-checked), for tests/tools/helm_render.
+HELM_HOME := .helm
+HELM_STAMP := $(HELM_HOME)/.installed
 STACK ?= example
 # xdist workers: the suite runs each program under mocks in a fresh process.
 JOBS ?= 2
@@ -20,9 +27,11 @@ UV_HOME := .uv
 # seconds a process). Python writes each module's bytecode on its first import instead.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: plan test lint fmt typecheck-sdk validate generate venv lock uv clean bench mutate
+.PHONY: plan test lint fmt typecheck-sdk validate generate venv dev helm lock uv clean bench mutate
 
 venv: $(STAMP)
+dev: $(DEV_STAMP)
+helm: $(HELM_STAMP)
 
 # Shell code that prints the path of a uv binary: the one on PATH, else a copy installed
 # from requirements-uv.txt (hash-checked; pip --target, no venv to create) into
@@ -53,18 +62,46 @@ $(STAMP): requirements.txt
 	fi
 	@touch $(STAMP)
 
+# The development tools on top: both locks at once (uv pip sync would otherwise remove what
+# the other holds). After a change of requirements.txt the line above syncs the program's
+# lock alone (what the Pulumi CLI's venv holds), and this one adds the tools back.
+$(DEV_STAMP): requirements-dev.txt $(STAMP)
+	@set -e; \
+	if [ "$(INSTALLER)" != pip ] && uv=$$($(FIND_UV)); then \
+	  $$uv pip sync --quiet --require-hashes --python $(PY) requirements.txt requirements-dev.txt; \
+	else \
+	  $(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.txt -r requirements-dev.txt; \
+	fi
+	@touch $(DEV_STAMP)
+
+# The helm-sdkpy wheel unpacked into .helm/ (--target: no venv, no import of its Python
+# half, which wants 3.12; tests/tools/helm_render loads its Go library through cffi). uv
+# takes the target's Python version; pip checks its own, so it is told to ignore it.
+$(HELM_STAMP): requirements-helm.txt
+	@set -e; rm -rf $(HELM_HOME); \
+	if [ "$(INSTALLER)" != pip ] && uv=$$($(FIND_UV)); then \
+	  $$uv pip install --quiet --require-hashes --no-deps --python-version 3.12 --target $(HELM_HOME) -r requirements-helm.txt; \
+	else \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps --only-binary :all: \
+	    --ignore-requires-python --target $(HELM_HOME) -r requirements-helm.txt; \
+	fi
+	@touch $(HELM_STAMP)
+
 # Regenerates every lock from its .in file (keeping the versions already pinned where
 # the .in allows them). `make lock UPGRADE=1` moves every transitive pin to its newest.
 # The policy pack's lock is constrained by the program's, so that the packages both use
-# (pulumi, pydantic, protobuf...) are the same versions in ./venv and policy/venv.
+# (pulumi, pydantic, protobuf...) are the same versions in ./venv and policy/venv; the
+# development lock too (both go into ./venv), and the mutation tool's by both.
 COMPILE = $$uv pip compile --quiet $(if $(UPGRADE),--upgrade)
 lock:
 	@set -e; uv=$$($(FIND_UV)); \
 	$(COMPILE) --output-file=requirements.txt requirements.in; \
+	$(COMPILE) --constraint=requirements.txt --output-file=requirements-dev.txt requirements-dev.in; \
+	$(COMPILE) --no-deps --python-version=3.12 --output-file=requirements-helm.txt requirements-helm.in; \
 	$(COMPILE) --constraint=requirements.txt --output-file=policy/requirements.txt policy/requirements.in; \
 	$(COMPILE) --constraint=requirements.txt --output-file=provider/requirements.txt provider/requirements.in; \
 	$(COMPILE) --output-file=requirements-uv.txt requirements-uv.in; \
-	$(COMPILE) --constraint=requirements.txt --output-file=requirements-mutate.txt requirements-mutate.in
+	$(COMPILE) --constraint=requirements.txt --constraint=requirements-dev.txt --output-file=requirements-mutate.txt requirements-mutate.in
 
 plan: $(STAMP)
 	$(PY) -m preflight validate stacks/Pulumi.$(STACK).yaml
@@ -84,21 +121,21 @@ $(MERMAID): tests/mermaid/package.json tests/mermaid/package-lock.json
 
 # Static checks before the tests; configuration in pyproject.toml. Every stack file against
 # the JSON Schema generated from the spec (a misspelt key fails here, as in the editor).
-test: lint $(MERMAID)
+test: lint $(MERMAID) $(HELM_STAMP)
 	$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml
 	$(PY) -m pytest -n $(JOBS) -q
 
 # Every generated file (the stack schema, the config reference, the typed arguments, the
 # policy docs, the pack's message catalogue) from its source: scripts/generate.py lists them.
 # `make test` fails, naming this target, while any is stale (tests/project/test_generated.py).
-generate: $(STAMP)
+generate: $(DEV_STAMP)
 	$(PY) scripts/generate.py
 
 # Format check, lint, types (strict, our code; the cloud SDKs untyped: seconds), then the
 # workflows: actionlint (expressions, action inputs, `run:` scripts through shellcheck,
 # all three from the lock) and zizmor (injection, credentials, permissions, unpinned
 # actions) with no network.
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 	$(PY) -m mypy
@@ -106,30 +143,30 @@ lint: $(STAMP)
 	$(VENV)/bin/zizmor --offline --quiet .github/workflows
 
 # The same strict check against the cloud SDKs' own types: slow when cold (see mypy-sdk.ini).
-typecheck-sdk: $(STAMP)
+typecheck-sdk: $(DEV_STAMP)
 	$(PY) -m mypy --config-file mypy-sdk.ini
 
 # Rewrites in place: format, then the lint fixes ruff can make safely.
-fmt: $(STAMP)
+fmt: $(DEV_STAMP)
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
 # The benchmark (docs/development.md, "Benchmarks"): sizes 4 and 40, 2 runs each, with the
 # Pulumi SDK's floor beside the program; a few minutes. Exit 1 when a target fails.
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(PY) scripts/bench_plan.py
 
 # The benchmarks as a smoke, run by CI after `make test` so that they cannot rot: every
 # script at a small size (their figures mean little there). Fails when any of them fails,
 # a generated stack the spec refuses included.
 .PHONY: bench-smoke
-bench-smoke: $(STAMP)
+bench-smoke: $(DEV_STAMP)
 	$(PY) scripts/bench_plan.py --sizes 4,8 --repeat 1
 	$(PY) scripts/bench_diff.py --count 1000
 	$(PY) scripts/bench_validate.py --count 10
 
 # Mutation testing (docs/development.md, "Mutation testing"), never part of `make test`: mutmut
-# (requirements-mutate.txt, hash-checked, added to ./venv on top of requirements.txt)
+# (requirements-mutate.txt, hash-checked, added to ./venv on top of both locks)
 # mutates the spec's rules (config/, not its data tables), components/registration.py and
 # addons/, and policy/rules/*.py in a copy of the project (mutants/) and runs the tests
 # selected in pyproject.toml [tool.mutmut] that call each mutated function. mutants/ is kept: the next `make mutate` re-tests only the
@@ -143,7 +180,7 @@ bench-smoke: $(STAMP)
 MUTANTS ?=
 FRESH ?=
 MUTATE_STAMP := $(VENV)/.mutate-installed
-$(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
+$(MUTATE_STAMP): requirements-mutate.txt $(DEV_STAMP)
 	@set -e; \
 	if [ "$(INSTALLER)" != pip ] && uv=$$($(FIND_UV)); then \
 	  $$uv pip install --quiet --require-hashes --python $(PY) -r requirements-mutate.txt; \
@@ -155,7 +192,8 @@ $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
 # PYTHONHASHSEED: the plugin compares pickled specs across runs (set order follows the seed).
 # mutmut copies tests/ and stacks/ over the old copies; removing them drops deleted ones.
 # The digest is kept before the run, so that an interrupted run resumes where it stopped.
-mutate: $(MUTATE_STAMP)
+# HELM_SDKPY_LIB: the copy mutmut runs the tests in (mutants/) has no .helm/ of its own.
+mutate: $(MUTATE_STAMP) $(HELM_STAMP)
 	@set -ef; start=$$(date +%s); inputs=$$($(PY) mutation/inputs.py); current=yes; \
 	if [ -n "$(FRESH)" ] || [ ! -d mutants ]; then \
 	  rm -rf mutants; \
@@ -168,9 +206,10 @@ mutate: $(MUTATE_STAMP)
 	  rm -rf mutants/tests mutants/stacks; \
 	fi; \
 	if [ $$current = yes ]; then mkdir -p mutants; echo "$$inputs" > mutants/inputs.sha256; fi; \
-	PYTHONHASHSEED=0 $(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
+	PYTHONHASHSEED=0 HELM_SDKPY_LIB=$(CURDIR)/$(HELM_HOME)/helm_sdkpy/_lib/linux-amd64/libhelm_sdkpy.so \
+	  $(VENV)/bin/mutmut run --max-children $(JOBS) $(MUTANTS); \
 	$(PY) mutation/score.py; \
 	echo "wall time: $$(( $$(date +%s) - start )) s"
 
 clean:
-	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants tests/mermaid/node_modules
+	rm -rf build .pytest_cache .hypothesis .ruff_cache .mypy_cache mutants tests/mermaid/node_modules $(HELM_HOME)

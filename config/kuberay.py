@@ -13,7 +13,7 @@ from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, mo
 
 from config.data.kuberay import FEATURE_GATES
 from config.data.kuberay_charts import PLATFORM_NAMESPACES, SMOKE_NAMESPACE
-from config.data.versions import KUBERAY_VERSION
+from config.data.versions import KUBERAY_SHIPPED, KUBERAY_VERSION
 from config.doc import one_of, shown_default
 from config.types import ExactVersion, Strict, fail, release_of
 
@@ -245,6 +245,20 @@ class KubeRaySpec(Strict):
                 "smokeTest off or use another batchScheduler",
             )
         return value
+
+    @model_validator(mode="after")
+    def _shipped(self) -> KubeRaySpec:
+        # After the fields: the options' own rules (which name the version) come first.
+        if self.version.lstrip("v") not in KUBERAY_SHIPPED:
+            raise fail(
+                "kuberay",
+                "the KubeRay CRDs and dashboards ship with this program for {s} only (version is {v}): nothing is "
+                "downloaded at deploy time; use one of those versions",
+                s=", ".join(KUBERAY_SHIPPED),
+                v=self.version,
+                at="version",
+            )
+        return self
 
     @model_validator(mode="after")
     def _gpu_smoke(self) -> KubeRaySpec:

@@ -25,7 +25,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = ("__main__.py", "config", "components", "preflight", "policy", "tests", "stacks", "mutation")
-FILES = ("Pulumi.yaml", "pyproject.toml", "pytest.ini", "requirements.txt", "requirements-mutate.txt")
+FILES = (
+    "Pulumi.yaml",
+    "pyproject.toml",
+    "pytest.ini",
+    "requirements.txt",
+    "requirements-dev.txt",
+    "requirements-mutate.txt",
+)
 SKIPPED = {"__pycache__", "venv", ".hypothesis", "node_modules"}  # node_modules: from tests/mermaid/package-lock.json
 
 

@@ -47,6 +47,7 @@ def report_record_error(error: Exception) -> int:
 def write_json(plan: Plan, path: str) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    # Long texts (the shipped CRDs and dashboards) as their digest: Plan.to_json.
     target.write_text(json.dumps(plan.to_json(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 

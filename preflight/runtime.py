@@ -5,6 +5,7 @@ options. Both `preflight plan` and the tests use it."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import runpy
@@ -129,6 +130,25 @@ class RecordingMonitor(sdk_internals.MockMonitor):
         return resource_pb2.RegisterResourceResponse(urn=urn, id=resource_id, object=obj)
 
 
+# A text input longer than this (the KubeRay CRDs, up to 1.4 MB each, and the Ray Grafana
+# dashboards, which ship with the program) is in a plan file (Plan.to_json) as its digest and size:
+# a plan of every stack stays small enough to read back (preflight/inputs.py MAX_BYTES) and to
+# review, and a change of the text still shows, as another digest.
+LONG_TEXT = 16 * 1024
+
+
+def condensed(value: Any) -> Any:
+    """`value` with every string over LONG_TEXT characters replaced by `<text sha256:..., N bytes>`."""
+    if isinstance(value, dict):
+        return {k: condensed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [condensed(v) for v in value]
+    if isinstance(value, str) and len(value) > LONG_TEXT:
+        data = value.encode()
+        return f"<text sha256:{hashlib.sha256(data).hexdigest()}, {len(data)} bytes>"
+    return value
+
+
 @dataclass
 class Plan:
     stack: str
@@ -137,7 +157,11 @@ class Plan:
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)  # urn -> outputs
 
     def to_json(self) -> dict[str, Any]:
-        return {"project": PROJECT, "stack": self.stack, "resources": self.resources, "outputs": self.outputs}
+        """The plan as a plan file holds it: long texts as their digest (condensed); `resources`
+        keeps them whole."""
+        document = {"project": PROJECT, "stack": self.stack, "resources": self.resources, "outputs": self.outputs}
+        result: dict[str, Any] = condensed(document)
+        return result
 
     def of_type(self, type_token: str) -> list[dict[str, Any]]:
         return [r for r in self.resources if r["type"] == type_token]

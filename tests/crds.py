@@ -1,5 +1,6 @@
-"""Custom objects of plans against their real CRDs, with crd-validate (../shared/tools): schema,
-unknown fields and CEL rules, as the API server checks them.
+"""Custom objects of plans against their real CRDs, with tests/tools/crd_validate.py (run with
+this venv: jsonschema, PyYAML, cel-python from the locks): schema, unknown fields and CEL
+rules, as the API server checks them.
 
 Parsing a CRD is most of the tool's time (the RayJob CRD is over a megabyte of YAML), so one
 run takes every plan a test module needs against one CRD file, and the report is split back
@@ -7,29 +8,38 @@ per plan."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
+TOOL = Path(__file__).resolve().parent / "tools" / "crd_validate.py"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "crds"
 
-from tests import helm
 
-VALIDATOR = Path.home() / ".cache" / "crd-validate" / "venv" / "bin" / "python"
-TOOL = helm.SHARED / "tools" / "crd-validate" / "crd_validate.py"
+def unpacked(text: str, folder: Path, name: str) -> Path:
+    """A CRD's text as a file the tool reads (the CRDs are kept gzipped)."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def fixture(name: str) -> str:
+    """A CRD kept in tests/fixtures/crds/ (gzipped), as text."""
+    return gzip.decompress((FIXTURES / f"{name}.gz").read_bytes()).decode("utf-8")
 
 
 def report(crd: Path, plans: dict[str, dict[str, Any]], folder: Path) -> dict[str, list[str]]:
-    """Per label, the tool's lines about that plan's objects (skips when the tool is not set up)."""
-    if not (VALIDATOR.exists() and TOOL.exists() and crd.is_file()):
-        pytest.skip(f"crd-validate not set up (bash {TOOL.parent}/setup.sh) or {crd} absent")
+    """Per label, the tool's lines about that plan's objects."""
+    assert crd.is_file(), crd
     files = {label: folder / f"{label}.json" for label in plans}
     for label, plan in plans.items():
         files[label].write_text(json.dumps(plan), encoding="utf-8")
     result = subprocess.run(
-        [str(VALIDATOR), str(TOOL), str(crd), *map(str, files.values())],
+        [sys.executable, str(TOOL), str(crd), *map(str, files.values())],
         capture_output=True,
         text=True,
         timeout=300,

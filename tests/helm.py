@@ -1,11 +1,13 @@
-"""Render the plan's Helm releases with the real charts (../shared, helm-render).
+"""Render the plan's Helm releases with the real charts (tests/charts, tests/tools/helm_render).
 
 The plan holds values as the program sends them, with placeholders where only the cloud
 knows the value: `${name.prop}` (placeholder mode) or `<unknown>` (first-preview mode),
 and `[secret]` for secrets. `fill` swaps each for a realistic stand-in that is a pure
 function of the placeholder, so a test can compute what a given output must render as.
-`render` runs helm-render (Helm v4) on a local copy of the chart at the pinned version
-and caches the result on disk, shared by the xdist workers of one session.
+`render` runs tests/tools/helm_render (Helm v4.3.0, the Go library of the hash-pinned
+helm-sdkpy wheel that `make helm` unpacks into .helm/, loaded through cffi) with this venv's
+Python on the project's copy of the chart at the pinned version (tests/charts), and caches
+the result on disk, shared by the xdist workers of one session.
 """
 
 from __future__ import annotations
@@ -16,16 +18,17 @@ import json
 import os
 import re
 import subprocess
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-CHARTS = SHARED / "reference" / "charts"
-RENDER = SHARED / "tools" / "helm-render" / "render.py"
-STATE = Path(os.environ.get("HELM_RENDER_HOME") or Path.home() / ".cache" / "helm-render")
-RENDER_PYTHON = STATE / "venv" / "bin" / "python"
+CHARTS = ROOT / "tests" / "charts"
+RENDER = ROOT / "tests" / "tools" / "helm_render" / "render.py"
+LIBRARY = Path(
+    os.environ.get("HELM_SDKPY_LIB") or ROOT / ".helm" / "helm_sdkpy" / "_lib" / "linux-amd64" / "libhelm_sdkpy.so"
+)
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 EXTENSION = "azure-native:kubernetesconfiguration:Extension"
@@ -39,16 +42,19 @@ class RenderError(Exception):
 
 
 def unavailable() -> str | None:
-    """Why charts cannot be rendered here, or None when they can."""
-    if not SHARED.is_dir():
-        return f"{SHARED} is absent (a bare clone): chart rendering needs ../shared"
-    if not RENDER_PYTHON.exists():
-        return f"helm-render is not set up: run `bash {SHARED}/tools/helm-render/setup.sh` once (.ci/run does)"
+    """Why charts cannot be rendered here, or None when they can (the tests that render fail
+    with this, they do not skip: `make test` installs everything they need)."""
+    if not LIBRARY.is_file():
+        return f"the Helm library {LIBRARY} is absent: run `make helm` (`make test` does)"
+    try:
+        import cffi  # noqa: F401
+    except ImportError:
+        return "cffi is not in this venv: run `make dev` (requirements-dev.txt; `make test` does)"
     return None
 
 
 def chart_dir(chart: str, version: str) -> Path | None:
-    """The reference copy of `chart` (a name, repo chart or oci:// reference) at `version`."""
+    """The project's copy of `chart` (a name, repo chart or oci:// reference) at `version`."""
     path = CHARTS / f"{chart.rstrip('/').rsplit('/', 1)[-1]}-{version}"
     return path if path.is_dir() else None
 
@@ -177,13 +183,15 @@ def render(chart: Path, values: dict[str, Any], namespace: str, release: str, ca
     parallel workers render each combination once."""
     text = json.dumps(values, sort_keys=True)
     key = _digest(f"{chart}\n{namespace}\n{release}\n{text}")[:24]
+    if (why := unavailable()) is not None:
+        raise RuntimeError(why)
     cache.mkdir(parents=True, exist_ok=True)
     done, failed = cache / f"{key}.json", cache / f"{key}.err"
     with open(cache / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists() and not failed.exists():
             proc = subprocess.run(
-                [str(RENDER_PYTHON), str(RENDER), str(chart), "-", "--namespace", namespace, "--release", release],
+                [sys.executable, str(RENDER), str(chart), "-", "--namespace", namespace, "--release", release],
                 input=text,
                 capture_output=True,
                 text=True,

@@ -15,8 +15,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import kubernetesconfiguration
 
-from components import defaults
-from components.addons.crds import GATEWAY_CRDS_CHART, GATEWAY_CRDS_VALUES, kuberay_crd_urls, take_over_crd
+from components import defaults, shipped
+from components.addons.crds import GATEWAY_CRDS_CHART, GATEWAY_CRDS_VALUES, take_over_crd
 from components.addons.gateway import ENVOY_API, GATEWAY_API, KubernetesObject, envoy_proxy_spec, gateway_listeners
 from components.addons.operator import as_extension_setting, nest, operator_settings, operator_values
 from components.kuberay.flavors import Flavor
@@ -100,7 +100,7 @@ class ClusterAddons(pulumi.ComponentResource):
             opts=crds,
         )
         kuberay_crds = k8s.yaml.v2.ConfigGroup(
-            f"{self._name}-kuberay-crds", files=kuberay_crd_urls(versions.kuberay.version), opts=crds
+            f"{self._name}-kuberay-crds", yaml=shipped.kuberay_crds(versions.kuberay.version), opts=crds
         )
         # The controllers come after their CRDs, and leave the CRDs alone (skip_crds).
         envoy = self._release(

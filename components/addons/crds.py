@@ -11,18 +11,14 @@ import pulumi
 # cluster's provider (the ray.io CRDs are about 1 MB, too big for client-side apply).
 # Envoy Gateway publishes its CRDs (Gateway API experimental channel, as gateway-helm's
 # crds/, and its own) as a chart of templates; KubeRay's are files of the chart's
-# crds/ directory in the repository at the release tag (the same four in 1.6.2 and 1.7.0).
+# crds/ directory in the repository at the release tag (the same four in 1.6.2 and 1.7.0),
+# which ship with the program (components/shipped.py): handed to the ConfigGroup as text,
+# not as URLs, so that nothing is downloaded at deploy time.
 GATEWAY_CRDS_CHART = "oci://docker.io/envoyproxy/gateway-crds-helm"
 GATEWAY_CRDS_VALUES = {
     "crds": {"gatewayAPI": {"enabled": True, "channel": "experimental"}, "envoyGateway": {"enabled": True}}
 }
-KUBERAY_CRDS = ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
-KUBERAY_CRD_URL = "https://raw.githubusercontent.com/ray-project/kuberay/v{version}/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
 CRD_TYPE = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition"
-
-
-def kuberay_crd_urls(version: str) -> list[str]:
-    return [KUBERAY_CRD_URL.format(version=version.removeprefix("v"), kind=kind) for kind in KUBERAY_CRDS]
 
 
 def take_over_crd(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:

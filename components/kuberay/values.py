@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from components.kuberay.flavors import LOCAL_QUEUE, QUEUE_LABEL, Flavor
 from config import KubeRaySpec
+from components.shipped import ray_dashboard
 from config.data import kuberay_charts as charts
 from config.kueue import GPU_SMOKE_WORKER, SMOKE_HEAD, PodRequest
 
@@ -41,7 +42,10 @@ def operator_values(spec: KubeRaySpec) -> dict[str, Any]:
 
 
 # Ray's Grafana dashboards as KubeRay ships them (config/grafana at the operator's tag; each
-# selects its Prometheus with a `datasource` variable, so they import as they are).
+# selects its Prometheus with a `datasource` variable, so they import as they are). They ship
+# with the program (components/shipped.py) and go into the chart's values as JSON: the
+# Grafana chart writes them to a ConfigMap mounted in the dashboards folder, instead of an
+# init container downloading them from GitHub when Grafana starts.
 RAY_DASHBOARDS: Final = {
     "ray-default": "default_grafana_dashboard.json",
     "ray-data": "data_grafana_dashboard.json",
@@ -50,16 +54,14 @@ RAY_DASHBOARDS: Final = {
     "ray-train": "train_grafana_dashboard.json",
     "kuberay-operator": "KubeRay-Operator.json",
 }
-DASHBOARD_URL: Final = "https://raw.githubusercontent.com/ray-project/kuberay/v{version}/config/grafana/{file}"
 DASHBOARD_DIR: Final = "/var/lib/grafana/dashboards/ray"
 
 
 def prometheus_values(version: str) -> dict[str, Any]:
     # By default the stack's Prometheus selects only monitors labelled with its release;
     # ours (the operator's ServiceMonitor, the Ray PodMonitors) carry no such label.
-    # Grafana downloads the Ray dashboards at start (its chart's `dashboards` url entries,
-    # read from the provider `ray`, shown in the folder Ray).
-    tag = version.removeprefix("v")
+    # The Ray dashboards: the chart's `dashboards` json entries of the provider `ray`
+    # (mounted in its folder, shown in the Grafana folder Ray).
     provider = {
         "name": "ray",
         "orgId": 1,
@@ -87,9 +89,7 @@ def prometheus_values(version: str) -> dict[str, Any]:
             },
             "dashboardProviders": {"dashboardproviders.yaml": {"apiVersion": 1, "providers": [provider]}},
             "dashboards": {
-                "ray": {
-                    key: {"url": DASHBOARD_URL.format(version=tag, file=file)} for key, file in RAY_DASHBOARDS.items()
-                }
+                "ray": {key: {"json": ray_dashboard(version, file)} for key, file in RAY_DASHBOARDS.items()}
             },
         },
     }

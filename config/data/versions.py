@@ -20,6 +20,11 @@ ENVOY_GATEWAY_CHART: Final = "oci://docker.io/envoyproxy/gateway-helm"
 ENVOY_GATEWAY_VERSION: Final = "v1.7.0"  # what the platform's docs pin
 KUBERAY_REPO: Final = "https://ray-project.github.io/kuberay-helm/"
 KUBERAY_VERSION: Final = "1.7.0"
+# The KubeRay versions whose CRDs and Grafana dashboards ship with the program
+# (components/data/kuberay/<version>/, from ray-project/kuberay at tag v<version>; nothing is
+# downloaded at deploy time): `addons.kuberay.version` is one of them. A bump of the pin
+# above adds its files first (docs/development.md, "Shipped upstream files").
+KUBERAY_SHIPPED: Final = ("1.6.2", "1.7.0")
 ANYSCALE_REPO: Final = "https://anyscale.github.io/helm-charts"
 ANYSCALE_OPERATOR_VERSION: Final = "1.8.0"
 NVIDIA_DEVICE_PLUGIN_REPO: Final = "https://nvidia.github.io/k8s-device-plugin"

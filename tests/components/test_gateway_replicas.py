@@ -4,12 +4,13 @@ PodDisruptionBudget, in an EnvoyProxy valid against the CRD of gateway-helm v1.7
 from __future__ import annotations
 
 import copy
+import hashlib
 from typing import Any
 
 import pytest
 
 from preflight.runtime import Plan
-from tests import crds, helm
+from tests import crds
 from tests.conftest import stack_values
 from tests.plans import recorded
 
@@ -21,7 +22,10 @@ PROXY_LABELS = {
     "gateway.envoyproxy.io/owning-gateway-name": "gateway",
     "gateway.envoyproxy.io/owning-gateway-namespace": "anyscale-operator",
 }
-CRD = "gateway-helm-v1.7.0/crds/generated/gateway.envoyproxy.io_envoyproxies.yaml"
+# Envoy Gateway's EnvoyProxy CRD: charts/gateway-helm/crds/generated/ in envoyproxy/gateway
+# at tag v1.7.0 (sha256 377bac82699f2ac26d136b5e378107953a5b0a1fc07d67a2714f0db926dbd342).
+CRD = "gateway.envoyproxy.io_envoyproxies.yaml"
+CRD_SHA256 = "377bac82699f2ac26d136b5e378107953a5b0a1fc07d67a2714f0db926dbd342"
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +88,10 @@ def proxy_crd_report(plan: Plan, tmp_path_factory: pytest.TempPathFactory) -> di
     proxy = next(r for r in broken["resources"] if r["name"] == "aws-usw2-envoy-proxy")
     proxy["inputs"]["spec"]["provider"]["kubernetes"]["envoyPDB"]["maxUnavailable"] = 1
     plans = {"plan": plan.to_json(), "broken": broken}
-    return crds.report(helm.CHARTS / CRD, plans, tmp_path_factory.mktemp("envoyproxy-crd"))
+    text = crds.fixture(CRD)
+    assert hashlib.sha256(text.encode()).hexdigest() == CRD_SHA256
+    folder = tmp_path_factory.mktemp("envoyproxy-crd")
+    return crds.report(crds.unpacked(text, folder, CRD), plans, folder)
 
 
 def test_envoy_proxy_is_valid_against_its_crd(proxy_crd_report: dict[str, list[str]]) -> None:

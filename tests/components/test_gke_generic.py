@@ -6,6 +6,7 @@ Generic; address ranges of peered resources; the GKE policies."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -531,17 +532,14 @@ def test_node_account_ids_cut_at_the_limit_stay_distinct() -> None:
     load_spec(cloud, resources)  # each cut ID ends in a hash of the whole name: no collision
 
 
-# --- rendered with the real chart (../shared/reference) ---------------------------------------------
+# --- rendered with the real chart (tests/charts) ---------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def rendered(custom_plan: Plan, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
-    from tests import helm
+def rendered(custom_plan: Plan, render_cache: Path) -> dict[str, list[dict[str, Any]]]:
     from tests.components.test_charts import rendered_operator
 
-    if not helm.SHARED.is_dir() or helm.unavailable():
-        pytest.skip(f"no chart renderer: {helm.unavailable() or helm.SHARED}")
-    cache = tmp_path_factory.mktemp("renders")
+    cache = render_cache
     return {
         name: rendered_operator(custom_plan, name, provider, cache)
         for name, provider in (("onprem", "Generic"), ("gcp-usc1", "GCP"), ("default", "Azure"))

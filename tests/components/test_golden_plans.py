@@ -16,6 +16,10 @@ When a change to the plans is intended, regenerate the golden files and review t
 (which writes resources sorted by URN, so the diff shows only real changes; `venv/bin/python
 -m preflight plan --stack <s> --json tests/fixtures/golden/plan-<s>.json --quiet`, with
 `--file tests/fixtures/golden/Pulumi.gpu.yaml` for `gpu`, writes an equivalent file).
+
+Texts of more than 16 KiB (the KubeRay CRDs and Grafana dashboards that ship with the program,
+up to 1.4 MB each) are kept as their sha256 and size, as in every plan file
+(preflight.runtime.condensed): the comparison stays exact, and the golden files stay small.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from preflight.runtime import Plan
+from preflight.runtime import Plan, condensed
 from preflight.stackfile import read_stack_file
 from tests.plans import recorded
 
@@ -52,7 +56,7 @@ def golden_path(stack: str) -> Path:
 def by_urn(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Resources keyed by URN, dependencies as a sorted list (their order carries no meaning)."""
     resources = {}
-    for resource in json.loads(json.dumps(document["resources"])):  # the JSON round trip the file took
+    for resource in condensed(json.loads(json.dumps(document["resources"]))):  # the JSON round trip the file took
         resource["dependsOn"] = sorted(resource["dependsOn"])
         resources[resource["urn"]] = resource
     return resources
@@ -82,7 +86,7 @@ def regenerate() -> None:
         plan = record(stack)
         document = plan.to_json()
         # Sorted by URN, so a regenerated file's diff shows only real changes.
-        document["resources"] = sorted(document["resources"], key=lambda r: r["urn"])
+        document["resources"] = sorted(condensed(document["resources"]), key=lambda r: r["urn"])
         golden_path(stack).write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {golden_path(stack).relative_to(ROOT)} ({len(plan.resources)} resources)")
 

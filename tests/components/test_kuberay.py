@@ -8,6 +8,7 @@ options), never imported from the code under test.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from components import shipped
 from preflight.runtime import Plan
 from tests import crds, flows, helm
 from tests.kuberay_stack import NAMES, full_values, rotation_values, values_with
@@ -355,15 +357,14 @@ def rayjob_crd_report(
     docs/what-it-creates.md, against KubeRay 1.7.0's RayJob CRD and Kueue 0.19.2's CRDs (as its
     chart renders them), in one run. A documented RayCluster is checked as a RayJob's
     `rayClusterSpec`: the same Go type (RayClusterSpec), without parsing a second megabyte of CRD."""
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     folder = tmp_path_factory.mktemp("rayjob-crd")
     kueue = helm.render(
         helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", render_cache
     )
     crd = folder / "crds.yaml"
     crd.write_text(
-        (helm.CHARTS / "kuberay-operator-1.7.0" / "crds" / "ray.io_rayjobs.yaml").read_text()
+        # The copy that ships with the program (components/data/kuberay, checked in test_shipped.py).
+        shipped.kuberay_file("1.7.0", "crds/ray.io_rayjobs.yaml")
         + "\n---\n"
         # Only the kinds the program creates: the others (Workload's embeds a PodSpec) would
         # cost seconds of parsing for nothing.
@@ -436,6 +437,15 @@ def test_metrics_with_kube_prometheus_stack(full: Plan, resource: str) -> None:
     ]
 
 
+# sha256 of each file of config/grafana in ray-project/kuberay at tag v1.7.0.
+DASHBOARD_SHA256 = {
+    "default_grafana_dashboard.json": "8a0188ac5ed70421f280f6ddea1d9b58bcc5ce1eef540c7de87451233575280c",
+    "data_grafana_dashboard.json": "2081725524ffdaa1c67f38813e0dc82b3bbf7307ee7cd5c2ac4b96e8d57b07a0",
+    "serve_grafana_dashboard.json": "f8b6017ad5512379c93197426d8066962fdcd3acfb1eb07dbc2f01fff310014d",
+    "serve_deployment_grafana_dashboard.json": "159e7e70df184821c4d041499b53d77e668c78ae2ed23f4df895cceb35e29a75",
+    "train_grafana_dashboard.json": "6a73dfe224ab79409cbb03cb4381de37c3377a224cf860f4a5af9de53ae679e8",
+    "KubeRay-Operator.json": "76abe7b3673533eaae41158778d5b2e1fffc5619e179b51c11331f4832271c5e",
+}
 # Ray's dashboards in kuberay v1.7.0 config/grafana (name -> file).
 RAY_DASHBOARDS = {
     "ray-default": "default_grafana_dashboard.json",
@@ -447,21 +457,31 @@ RAY_DASHBOARDS = {
 }
 
 
-def test_grafana_downloads_rays_dashboards_at_the_operators_tag(full: Plan, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
+def test_grafana_gets_rays_dashboards_of_the_operators_tag_from_the_program(full: Plan, render_cache: Path) -> None:
     values = inputs(full, "aws-prometheus")["values"]
     objects = helm.render(
         helm.CHARTS / "kube-prometheus-stack-88.5.3", values, "monitoring", "kube-prometheus-stack", render_cache
     )
     (grafana,) = [o for o in objects if o["kind"] == "Deployment" and o["metadata"]["name"].endswith("-grafana")]
-    assert "download-dashboards" in [c["name"] for c in grafana["spec"]["template"]["spec"]["initContainers"]]
-    script = "".join(
-        o["data"].get("download_dashboards.sh", "") for o in objects if o["kind"] == "ConfigMap" and o.get("data")
-    )
+    pod = grafana["spec"]["template"]["spec"]
+    # Nothing is downloaded when Grafana starts: the chart's download-dashboards init container
+    # (there whenever `dashboards` is set) runs a script that only makes the folders.
+    (script,) = [
+        o["data"]["download_dashboards.sh"] for o in objects if "download_dashboards.sh" in (o.get("data") or {})
+    ]
+    assert "curl" not in script and "http" not in script, script
+    assert "mkdir -p /var/lib/grafana/dashboards/ray" in script
+    (dashboards,) = [o for o in objects if o["metadata"]["name"] == "kube-prometheus-stack-grafana-dashboards-ray"]
+    # Each dashboard is KubeRay v1.7.0's config/grafana file (sha256 of the file at the tag),
+    # as compact JSON; the ConfigMap stays under the API server's 1 MiB.
+    assert set(dashboards["data"]) == {f"{name}.json" for name in RAY_DASHBOARDS}
     for name, file in RAY_DASHBOARDS.items():
-        url = f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/config/grafana/{file}"
-        assert url in script and f"/var/lib/grafana/dashboards/ray/{name}.json" in script
+        text = shipped.kuberay_file("1.7.0", f"grafana/{file}")
+        assert hashlib.sha256(text.encode()).hexdigest() == DASHBOARD_SHA256[file]
+        assert json.loads(dashboards["data"][f"{name}.json"]) == json.loads(text)
+    assert sum(len(v.encode()) for v in dashboards["data"].values()) < 1024 * 1024
+    mounts = {m["mountPath"] for c in pod["containers"] for m in c.get("volumeMounts", [])}
+    assert {f"/var/lib/grafana/dashboards/ray/{name}.json" for name in RAY_DASHBOARDS} <= mounts
     providers = [o for o in objects if o["kind"] == "ConfigMap" and "dashboardproviders.yaml" in o.get("data", {})]
     (provider,) = yaml.safe_load(providers[0]["data"]["dashboardproviders.yaml"])["providers"]
     assert (provider["folder"], provider["options"]["path"]) == ("Ray", "/var/lib/grafana/dashboards/ray")
@@ -540,8 +560,6 @@ def test_network_policy_and_feature_gates_send_the_charts_whole_list(rotation: P
     ],
 )
 def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argument: str, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     objects = helm.render(
         helm.CHARTS / "kuberay-operator-1.7.0", chart_values, "kuberay-system", "kuberay-operator", render_cache
     )
@@ -550,8 +568,6 @@ def test_operator_chart_passes_the_scheduler(chart_values: dict[str, Any], argum
 
 
 def test_operator_chart_renders_its_service_monitor(render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     values = {"metrics": {"serviceMonitor": {"enabled": True}}}
     objects = helm.render(
         helm.CHARTS / "kuberay-operator-1.7.0", values, "kuberay-system", "kuberay-operator", render_cache
@@ -587,8 +603,6 @@ def test_example_primary_runs_kueue_metrics_and_the_smoke_job(example_plan: Plan
 
 
 def test_scheduler_plugins_answers_to_the_name_kuberay_stamps(rotation: Plan, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     values = inputs(rotation, "aws-scheduler-plugins")["values"]
     objects = helm.render(
         helm.CHARTS / "scheduler-plugins-0.33.5", values, "scheduler-plugins", "scheduler-plugins", render_cache
@@ -610,8 +624,6 @@ def excluded(webhook: dict[str, Any]) -> set[str]:
 
 
 def test_kueue_webhooks_fail_closed_only_for_ray_and_jobs_outside_the_platform(full: Plan, render_cache: Path) -> None:
-    if helm.unavailable():
-        pytest.skip(helm.unavailable())
     ours = webhooks(
         helm.render(
             helm.CHARTS / "kueue-0.19.2", inputs(full, "aws-kueue")["values"], "kueue-system", "kueue", render_cache

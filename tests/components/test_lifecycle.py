@@ -5,12 +5,15 @@ that survives its resource group."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import Any
 
 import pytest
 
+from components import shipped
 from preflight.changes import diff_plans
-from preflight.runtime import run_program
+from preflight.runtime import condensed, run_program
 from tests.conftest import stack_values
 from tests.plans import recorded
 
@@ -257,24 +260,31 @@ def test_crds_are_their_own_resources_before_the_controllers(dev: dict[str, Any]
         },
     }
     assert kuberay_crds["type"] == "kubernetes:yaml/v2:ConfigGroup"
-    assert kuberay_crds["inputs"]["files"] == [
-        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
-        for kind in ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
-    ]
+    # The text of the four CRDs of KubeRay 1.7.0 (shipped with the program, nothing downloaded);
+    # the plan file holds its digest.
+    assert kuberay_crds["inputs"]["yaml"] == condensed(shipped.kuberay_crds("1.7.0"))
+    text = recorded("dev", stack_values("dev")).named("default-kuberay-crds")["inputs"]["yaml"]
+    assert text == shipped.kuberay_crds("1.7.0") and text.count("\nkind: CustomResourceDefinition\n") == 4
     for release, crds in (("default-envoy-gateway", envoy_crds), ("default-kuberay", kuberay_crds)):
         assert crds["urn"] in by_name[release]["dependsOn"]
         assert by_name[release]["inputs"]["skipCrds"] is True  # Helm leaves them to us
 
 
-def test_a_version_bump_changes_the_crds_in_the_same_update(dev: dict[str, Any]) -> None:
+def test_a_version_change_changes_the_crds_in_the_same_update(dev: dict[str, Any]) -> None:
+    # KubeRay 1.7.0 -> 1.6.2, the other version whose CRDs ship with the program.
     values = stack_values("dev")
-    resources_of(values)[0]["addons"] = {"envoyGateway": {"version": "v1.7.1"}, "kuberay": {"version": "1.7.1"}}
-    changes = {c.name: c for c in diff_plans(dev, run_program("dev", values).to_json())}
+    resources_of(values)[0]["addons"] = {"envoyGateway": {"version": "v1.7.1"}, "kuberay": {"version": "1.6.2"}}
+    head = run_program("dev", values)
+    changes = {c.name: c for c in diff_plans(dev, head.to_json())}
     for name in ("default-envoy-gateway-crds", "default-kuberay-crds", "default-envoy-gateway", "default-kuberay"):
         assert changes[name].action == "update", name
-    assert [p.path for p in changes["default-kuberay-crds"].properties] == [f"files[{i}]" for i in range(4)]
-    assert changes["default-kuberay-crds"].properties[0].new == (
-        "https://raw.githubusercontent.com/ray-project/kuberay/v1.7.1/helm-chart/kuberay-operator/crds/ray.io_rayclusters.yaml"
+    assert [p.path for p in changes["default-kuberay-crds"].properties] == ["yaml"]
+    assert changes["default-kuberay-crds"].properties[0].new == condensed(shipped.kuberay_crds("1.6.2"))
+    # helm-chart/kuberay-operator/crds/ray.io_rayclusters.yaml at kuberay tag v1.6.2 opens the stream
+    new = head.named("default-kuberay-crds")["inputs"]["yaml"]
+    assert (
+        hashlib.sha256(re.split(r"(?m)^(?=---\n)", new)[1].encode()).hexdigest()
+        == "1d51d8c4ce065b22c2069af0ebd72ae25f4a6968e5c5f93a3106ba6fc35bcc1d"
     )
 
 

@@ -130,9 +130,18 @@ def test_chart_versions_must_be_exact_releases(version: str) -> None:
     assert len(found) == 1 and found[0].startswith("resources[1].addons.kuberay.version (aws-usw2): "), found
 
 
-@pytest.mark.parametrize("version", ["1.6.2", "v1.7.0", "1.8.0-rc.1"])
+@pytest.mark.parametrize("version", ["1.6.2", "v1.7.0"])
 def test_exact_chart_versions_pass(version: str) -> None:
     assert problems(lambda c, r: r[1].__setitem__("addons", {"kuberay": {"version": version}})) == []
+
+
+@pytest.mark.parametrize("version", ["1.8.0-rc.1", "1.7.1"])
+def test_a_kuberay_version_whose_crds_do_not_ship_is_refused(version: str) -> None:
+    # Its CRDs and dashboards would have to be downloaded at deploy time (components/shipped.py).
+    assert problems(lambda c, r: r[1].__setitem__("addons", {"kuberay": {"version": version}})) == [
+        f"resources[1].addons.kuberay.version (aws-usw2): the KubeRay CRDs and dashboards ship with this program "
+        f"for 1.6.2, 1.7.0 only (version is {version}): nothing is downloaded at deploy time; use one of those versions"
+    ]
 
 
 CONTROL = st.characters(categories=["Cc", "Cf"])

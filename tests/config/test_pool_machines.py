@@ -14,6 +14,8 @@ Equivalent (not killable):
 
 from __future__ import annotations
 
+import hashlib
+import re
 from importlib.metadata import version
 from typing import Any
 
@@ -159,11 +161,17 @@ def kuberay_v_run() -> tuple[Plan, dict[str, str]]:
 
 
 def test_a_v_prefixed_kuberay_version_takes_the_crds_of_that_tag(kuberay_v_run: tuple[Plan, dict[str, str]]) -> None:
-    # `kuberay.version: v1.7.0`: the CRDs come from the kuberay tag v1.7.0, not "vv1.7.0".
+    # `kuberay.version: v1.7.0`: the CRDs are those of the kuberay tag v1.7.0 (the sha256 of
+    # helm-chart/kuberay-operator/crds/ray.io_{rayclusters,raycronjobs,rayjobs,rayservices}.yaml
+    # there), shipped with the program, not "vv1.7.0".
     plan, _ = kuberay_v_run
-    assert plan.named("default-kuberay-crds")["inputs"]["files"] == [
-        f"https://raw.githubusercontent.com/ray-project/kuberay/v1.7.0/helm-chart/kuberay-operator/crds/ray.io_{kind}.yaml"
-        for kind in ("rayclusters", "raycronjobs", "rayjobs", "rayservices")
+    stream = plan.named("default-kuberay-crds")["inputs"]["yaml"]
+    files = re.split(r"(?m)^(?=---\n)", stream)[1:]  # each file opens with `---`
+    assert [hashlib.sha256(text.encode()).hexdigest() for text in files] == [
+        "c44704442eef0c6721ad40c1d66782c8bd3fdab9d3344306a5820910a679baa1",
+        "31c2c753bba01f7e8e89cb8e8c504131b58ee42090ca536d87f5ac27605a568e",
+        "01a5cf3b17c1769fda44af7e82debcd98722f0c27b9ab84d084681c6649121f5",
+        "0a8fc325e6e22b9231c1f282b309555e2ecf94227ca20a03df3d1d9a403907ab",
     ]
 
 

@@ -163,8 +163,12 @@ def kuberay_token(version: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("version", ["1.5.1", "v1.5.1", "1.5.1-rc.1", "1.5.1+build.7"])
 def test_token_authentication_is_accepted_from_kuberay_1_5_1(version: str) -> None:
-    # 1.5.1 itself is enough; a `v` prefix and a pre-release or build suffix count as 1.5.1.
-    load_spec(example_cloud(), kuberay_token(version))
+    # 1.5.1 itself is enough; a `v` prefix and a pre-release or build suffix count as 1.5.1:
+    # the one problem left is that its CRDs do not ship with the program (1.6.2 and 1.7.0 do).
+    assert problems(kuberay_token(version)) == [
+        f"resources[0].addons.kuberay.version (default): the KubeRay CRDs and dashboards ship with this program "
+        f"for 1.6.2, 1.7.0 only (version is {version}): nothing is downloaded at deploy time; use one of those versions"
+    ]
 
 
 def test_token_authentication_before_kuberay_1_5_1_names_the_version_written() -> None:

@@ -255,3 +255,23 @@ def test_use_color_follows_no_color(
     else:
         monkeypatch.setenv("NO_COLOR", no_color)
     assert planfile.use_color(stream) is coloured
+
+
+def test_a_plan_file_keeps_long_texts_as_their_digest(tmp_path: Path) -> None:
+    # The shipped KubeRay CRDs (about 4 MB a cluster) would take a plan past what diff reads.
+    from preflight.plan import write_json
+    from preflight.runtime import Plan
+
+    crds = "---\nkind: CustomResourceDefinition\n" + "x" * 20_000
+    plan = Plan(
+        "dev",
+        [{"urn": "u", "name": "crds", "type": "kubernetes:yaml/v2:ConfigGroup", "inputs": {"yaml": crds, "a": "b"}}],
+    )
+    write_json(plan, str(tmp_path / "plan.json"))
+    (resource,) = json.loads((tmp_path / "plan.json").read_text(encoding="utf-8"))["resources"]
+    # sha256 of that text, 20035 bytes; a short text stays as it is.
+    assert resource["inputs"] == {
+        "yaml": "<text sha256:69f261a460db7e19c43e09f3c7f9d9525ef023bf0407bc97b9b7643fbeedd039, 20035 bytes>",
+        "a": "b",
+    }
+    assert plan.resources[0]["inputs"]["yaml"] == crds  # the plan in memory keeps the text

@@ -81,5 +81,6 @@ def test_the_command_line_lists_checks_and_refuses_bad_usage() -> None:
 
 def test_make_generate_is_the_target_that_runs_it() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^generate: \$\(STAMP\)\n\t\$\(PY\) scripts/generate\.py$", makefile, re.MULTILINE)
+    # The development lock: scripts/generate.py renders the message catalogue with a test module (pytest).
+    assert re.search(r"^generate: \$\(DEV_STAMP\)\n\t\$\(PY\) scripts/generate\.py$", makefile, re.MULTILINE)
     assert "generate" in re.search(r"^\.PHONY:(.*)$", makefile, re.MULTILINE).group(1).split()  # type: ignore[union-attr]

@@ -1,6 +1,6 @@
 """The GitHub Actions workflows: schema-valid, linted, and wired the way the design says.
 
-check-jsonschema (pinned in requirements.in) vendors the GitHub workflow schema; actionlint
+check-jsonschema (pinned in requirements-dev.in) vendors the GitHub workflow schema; actionlint
 and zizmor (pinned too) lint them in `make lint`, and the tests here show both catch a
 planted fault. The structural asserts below catch what neither can: a preview gated by the
 pull request's own pack, a stored Pulumi token, a CLI left to float, a stack missing from the
@@ -117,7 +117,7 @@ def deploy_job() -> dict[str, Any]:
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_workflow_matches_the_github_schema(path: Path) -> None:
     exe = Path(sys.executable).parent / "check-jsonschema"
-    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.in (make venv)"
+    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements-dev.in (make dev)"
     result = subprocess.run(
         [str(exe), "--builtin-schema", "vendor.github-workflows", str(path)],
         capture_output=True,
@@ -610,7 +610,7 @@ def test_drift_report_command_line_writes_the_body_on_drift_only(tmp_path: Path)
 def lint(tool: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     bin_dir = Path(sys.executable).parent
     exe = bin_dir / tool
-    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements.in (make venv)"
+    assert exe.is_file(), f"{exe} is missing: it is pinned in requirements-dev.in (make dev)"
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(cwd), "NO_COLOR": "1"}
     return subprocess.run([str(exe), *args], capture_output=True, text=True, check=False, timeout=120, cwd=cwd, env=env)
 
