@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from components.kuberay.flavors import LOCAL_QUEUE, QUEUE_LABEL, Flavor
-from config import KubeRaySpec
 from components.shipped import ray_dashboard
+from config import KubeRaySpec
 from config.data import kuberay_charts as charts
 from config.kueue import GPU_SMOKE_WORKER, SMOKE_HEAD, PodRequest
 

@@ -8,8 +8,8 @@ the `ci` profile bounds the run time."""
 from __future__ import annotations
 
 import copy
-import re
 import io
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
