@@ -59,6 +59,10 @@ IDENTITY_PATHS: list[tuple[str, tuple[str, ...]]] = [
     ("azure-native:authorization:RoleAssignment", ("scope", "roleAssignmentName", "principalId", "roleDefinitionId")),
     ("kubernetes:helm.sh/*:Release", ("name", "namespace")),
     ("kubernetes:*", ("metadata.name", "metadata.namespace")),
+    # pulumi-aws 7 (terraform-provider-aws v6) gives every regional resource a `region`
+    # argument whose change forces replacement (website/docs/guides/enhanced-region-support,
+    # "How region works"): the program sets it on the bucket and its settings.
+    ("aws:*", ("region",)),
     ("aws:eks:*", ("name", "clusterName", "nodeGroupName")),
     ("aws:s3:*", ("bucket",)),
     ("aws:iam:Role", ("name",)),

@@ -38,7 +38,12 @@ def history_trust_policy(provider_arn: str, issuer: str) -> str:
 
 
 def history_bucket_policy(bucket: str) -> str:
-    """List the history prefix, read and write objects under it; nothing else."""
+    """List the bucket, read and write objects under the history prefix; nothing else.
+
+    The listing has no prefix condition: KubeRay 1.7.0's S3 backend calls HeadBucket when it
+    starts (historyserver/pkg/storage/s3/s3.go, createBucketIfNotExists), which S3 authorises
+    as s3:ListBucket with no prefix, and both the server and the collectors exit when it is
+    refused. The role can therefore list every key name in the bucket (not read them)."""
     arn = f"arn:aws:s3:::{bucket}"
     return json.dumps(
         {
@@ -49,7 +54,6 @@ def history_bucket_policy(bucket: str) -> str:
                     "Effect": "Allow",
                     "Action": ["s3:ListBucket"],
                     "Resource": arn,
-                    "Condition": {"StringLike": {"s3:prefix": [f"{PREFIX}/*", PREFIX]}},
                 },
                 {"Sid": "Location", "Effect": "Allow", "Action": ["s3:GetBucketLocation"], "Resource": arn},
                 {

@@ -155,3 +155,18 @@ def test_an_eks_change_follows_the_terraform_rule(name: str, path: list[str], va
     if name == "aws-usw2-eks" and action == "replace":
         # The cluster keeps its name: refused with the way through.
         assert any(reason.startswith("REFUSED: the replacement keeps the name") for reason in change.reasons)
+
+
+def test_an_s3_region_change_replaces_the_bucket_under_its_name_and_is_refused() -> None:
+    # terraform-provider-aws v6 (pulumi-aws 7): changing `region` forces replacement; the
+    # bucket keeps its name (the suffix ignores the region) and the retained old bucket holds it.
+    base = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "golden" / "plan-example.json").read_text())
+    head = copy.deepcopy(base)
+    for resource in head["resources"]:
+        if resource["type"].startswith("aws:s3") and resource["name"].startswith("aws-usw2-"):
+            resource["inputs"]["region"] = "us-east-2"
+    changes = diff_plans(base, head)
+    bucket = change_of(changes, "aws-usw2-bucket")
+    assert bucket.action == "replace"
+    assert any(reason.startswith("REFUSED") for reason in bucket.reasons), bucket.reasons
+    assert change_of(changes, "aws-usw2-versioning").action == "replace"
