@@ -45,12 +45,22 @@ class FlavorQuota:
     cpu: int
     memory_gi: int
     gpu: int
+    # A GPU pool's flavor carries the GPU taints as nodeTaints (components/kuberay/flavors.py):
+    # Kueue admits to it only pod sets that tolerate them (flavorassigner.go, v0.19.2), which
+    # the smoke jobs' head and Kueue's submitter pod do not.
+    tainted: bool = False
 
 
 def pool_quota(provider: str, pool: NodePoolSpec) -> FlavorQuota:
     """A worker pool's flavor quota: its node size at maxCount (components/kuberay/flavors.py)."""
     cpu, memory, gpus = pool.node_size(provider)
-    return FlavorQuota(f"pool-{pool.name}", cpu * pool.max_count, int(memory * pool.max_count), gpus * pool.max_count)
+    return FlavorQuota(
+        f"pool-{pool.name}",
+        cpu * pool.max_count,
+        int(memory * pool.max_count),
+        gpus * pool.max_count,
+        tainted=pool.gpu is not None,
+    )
 
 
 def admits(flavors: Sequence[FlavorQuota], pod_sets: Sequence[tuple[PodRequest, str | None]]) -> bool:
@@ -62,6 +72,8 @@ def admits(flavors: Sequence[FlavorQuota], pod_sets: Sequence[tuple[PodRequest, 
         for flavor in flavors:
             if only is not None and flavor.name != only:
                 continue
+            if only is None and flavor.tainted:
+                continue  # a pod set without the GPU tolerations is never admitted there
             cpu, memory, gpu = used[flavor.name]
             fits = (
                 cpu + request.cpu_milli <= flavor.cpu * 1000

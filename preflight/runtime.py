@@ -159,9 +159,11 @@ class Plan:
     def to_json(self) -> dict[str, Any]:
         """The plan as a plan file holds it: long texts as their digest (condensed); `resources`
         keeps them whole."""
-        document = {"project": PROJECT, "stack": self.stack, "resources": self.resources, "outputs": self.outputs}
-        result: dict[str, Any] = condensed(document)
-        return result
+        # Only Kubernetes objects' texts: the shipped CRDs and dashboards are those. A cloud
+        # resource's long text (an IAM policy document, a bucket policy) stays whole, since the
+        # policy pack reads it from the plan file and a digest would hide it from the gate.
+        resources = [condensed(r) if str(r.get("type", "")).startswith("kubernetes:") else r for r in self.resources]
+        return {"project": PROJECT, "stack": self.stack, "resources": resources, "outputs": self.outputs}
 
     def of_type(self, type_token: str) -> list[dict[str, Any]]:
         return [r for r in self.resources if r["type"] == type_token]

@@ -79,6 +79,27 @@ def test_the_gpu_worker_takes_only_the_gpu_pools_flavor() -> None:
     assert not admits([cpu], pod_sets)
 
 
+def test_pods_without_the_gpu_tolerations_skip_a_gpu_pools_flavor() -> None:
+    # A GPU pool's flavor carries the GPU taints as nodeTaints: the head and Kueue's submitter
+    # pod (no tolerations) are never admitted there, however large its quota.
+    gpu = FlavorQuota("pool-gpu", 96, 880, 8, tainted=True)
+    assert not admits([gpu], [(SMOKE_HEAD, None), (SUBMITTER, None)])
+    assert admits([gpu, FlavorQuota("pool-cpu", 4, 16, 0)], [(SMOKE_HEAD, None), (SUBMITTER, None)])
+
+
+def test_a_cluster_with_only_gpu_pools_cannot_admit_the_smoke_job() -> None:
+    resources = copy.deepcopy(RESOURCES)
+    resources[1]["cluster"] = {
+        "nodePools": [{"name": "gpu", "instanceType": "g5.12xlarge", "maxCount": 2, "gpu": {"type": "A10G"}}]
+    }
+    resources[1]["addons"] = {"kuberay": {"batchScheduler": "kueue", "smokeTest": True}}
+    assert refusals(resources) == [
+        "resources[1].addons.kuberay.smokeTest (aws): no worker pool's Kueue quota (its nodes at maxCount) can "
+        "admit the smokeTest RayJob (1 vCPU, 2 GiB; 0.5 vCPU, 200 MiB: its head, workers and submitter): `pulumi "
+        "up` would wait on it until its timeout; give a pool more nodes or larger ones, or drop smokeTest"
+    ]
+
+
 def test_the_smoke_pods_are_rendered_from_the_requests_the_spec_counts() -> None:
     spec = load_spec(CLOUD, copy.deepcopy(RESOURCES)).resources[0].addons.kuberay
     head = smoke_job(spec)["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"]["containers"][0]

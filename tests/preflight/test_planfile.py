@@ -275,3 +275,22 @@ def test_a_plan_file_keeps_long_texts_as_their_digest(tmp_path: Path) -> None:
         "a": "b",
     }
     assert plan.resources[0]["inputs"]["yaml"] == crds  # the plan in memory keeps the text
+
+
+def test_a_plan_file_keeps_a_cloud_resources_long_text_whole() -> None:
+    # Only Kubernetes objects' long texts (the shipped CRDs and dashboards) become digests: an
+    # IAM policy document past 16 KiB stays whole, so the policy pack still reads it.
+    from preflight.runtime import Plan
+
+    policy = '{"bindings": [{"role": "roles/storage.objectViewer", "members": ["allUsers"' + ', "x"' * 6000 + "]}]}"
+    crd = "kind: CustomResourceDefinition\n" + "#" * 20000
+    plan = Plan(
+        "s",
+        [
+            {"type": "gcp:storage/bucketIAMPolicy:BucketIAMPolicy", "name": "p", "inputs": {"policyData": policy}},
+            {"type": "kubernetes:yaml/v2:ConfigGroup", "name": "c", "inputs": {"yaml": crd}},
+        ],
+    )
+    resources = plan.to_json()["resources"]
+    assert resources[0]["inputs"]["policyData"] == policy
+    assert resources[1]["inputs"]["yaml"].startswith("<text sha256:")

@@ -58,6 +58,14 @@ def test_what_gates_a_change_is_owned() -> None:
         "provider/requirements.txt",
         "renovate.json",
         "Makefile",
+        # The checks and what they compare against (a PR could otherwise mark its own tests
+        # xfail, or change a shipped CRD and its recorded digest together).
+        "tests/conftest.py",
+        "tests/fixtures/golden/plan-example.json",
+        "pytest.ini",
+        "pyproject.toml",
+        "components/data/kuberay/sources.json",
+        "preflight/runtime.py",
     ]
     assert [path for path in gates if not owned(path)] == []
 
