@@ -13,6 +13,7 @@ An installed wheel holds the code but no stacks nor program: outside a checkout 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from preflight.inputs import InputError, load_yaml, read_text
@@ -77,6 +78,8 @@ def project_dir() -> Path:
         return path
     found = find_upward(Path.cwd())
     if found is not None:
+        if found != SOURCE_ROOT:
+            _announce(found)
         return found
     if _project_name(SOURCE_ROOT) == NAME:
         return SOURCE_ROOT
@@ -84,6 +87,25 @@ def project_dir() -> Path:
         f"no {NAME} project here: run it inside a checkout of the project, or pass --project-dir "
         f"<the folder with its {PROJECT_FILE}> (a stack file can also be named with --file)"
     )
+
+
+_announced: set[Path] = set()
+
+
+def _announce(folder: Path) -> None:
+    """A project found upward that is not the checkout this code came from runs its own program:
+    say which, once, on stderr (a Pulumi.yaml planted above the working directory shows)."""
+    if folder not in _announced:
+        _announced.add(folder)
+        print(f"preflight: using the project in {folder} (found upward from {Path.cwd()})", file=sys.stderr)
+
+
+def _inside(folder: Path, relative: str, key: str) -> Path:
+    """`folder / relative`, refused (ProjectError) when it leads outside the project folder."""
+    target = (folder / relative).resolve()
+    if target != folder and folder not in target.parents:
+        raise ProjectError(f"{folder / PROJECT_FILE}: {key} {relative!r} leads outside the project folder")
+    return target
 
 
 def _settings() -> dict[str, object]:
@@ -97,7 +119,7 @@ def stacks_dir() -> Path:
     """Where the CLI reads Pulumi.<stack>.yaml: `stackConfigDir`, else the project's folder."""
     configured = _settings().get("stackConfigDir")
     folder = project_dir()
-    return folder / configured if isinstance(configured, str) and configured else folder
+    return _inside(folder, configured, "stackConfigDir") if isinstance(configured, str) and configured else folder
 
 
 def program_path() -> Path:
@@ -105,5 +127,5 @@ def program_path() -> Path:
     the project folder's __main__.py."""
     folder = project_dir()
     main = _settings().get("main")
-    target = folder / main if isinstance(main, str) and main else folder
+    target = _inside(folder, main, "main") if isinstance(main, str) and main else folder
     return target / "__main__.py" if target.is_dir() else target

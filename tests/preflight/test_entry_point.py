@@ -71,6 +71,24 @@ def test_stack_files_come_from_the_nearest_project_upward(tmp_path: Path, monkey
     assert project.program_path() == copy / "__main__.py"
 
 
+def test_a_project_found_upward_is_named_and_cannot_point_outside_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A Pulumi.yaml planted above the working directory (a shared /tmp) would run its program:
+    # the command says which project it uses, and `main` / `stackConfigDir` stay inside it.
+    evil = tmp_path / "evil"
+    (evil / "sub").mkdir(parents=True)
+    (evil / "Pulumi.yaml").write_text("name: anyscale-cloud\nruntime: python\nmain: ../payload.py\n")
+    monkeypatch.chdir(evil / "sub")
+    monkeypatch.delenv(project.ENV, raising=False)
+    with pytest.raises(project.ProjectError, match=r"main '\.\./payload\.py' leads outside the project folder"):
+        project.program_path()
+    assert f"preflight: using the project in {evil} (found upward from {evil / 'sub'})" in capsys.readouterr().err
+    (evil / "Pulumi.yaml").write_text("name: anyscale-cloud\nruntime: python\nstackConfigDir: /etc\n")
+    with pytest.raises(project.ProjectError, match=r"stackConfigDir '/etc' leads outside the project folder"):
+        project.stacks_dir()
+
+
 def test_outside_any_project_the_checkout_the_code_is_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(project.ENV, raising=False)
