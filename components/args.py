@@ -360,7 +360,7 @@ class ClusterConfig(TypedDict):
     """Azure only: the weekly window for AKS's Kubernetes patch upgrades and node image upgrades"""
 
     vpc_cidr: NotRequired[str]
-    """AWS only: the IPv4 network (/16 to /24) of the VPC the program creates, an eighth of it per private subnet: room for every node and pod (VPC CNI) at `maxCount` with each group's update surge; not with `vpcId`. Default: `10.0.0.0/16`"""
+    """AWS only: the IPv4 network (/16 to /24) of the VPC the program creates, an eighth of it per private subnet: room for every node at `maxCount` with the addresses the VPC CNI takes for it with each group's update surge; not with `vpcId`. Default: `10.0.0.0/16`"""
 
     availability_zones: NotRequired[int]
     """AWS only: zones of the VPC the program creates; not with `vpcId`. Default: `2`"""

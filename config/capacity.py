@@ -52,11 +52,15 @@ def aks_node_subnet(subnet: str, pools: Sequence[Pool]) -> str | None:
 
 
 def eks_addresses_per_node(instance_type: str) -> int:
-    """VPC addresses a node takes at its most pods: every address of the network interfaces
-    the VPC CNI attaches to reach them (the node's own, one per pod, and each further
-    interface's primary); 1 for a type whose interfaces are not listed (its node only)."""
+    """VPC addresses the VPC CNI takes for a node however few pods it runs: its primary network
+    interface's addresses and one warm interface's (WARM_ENI_TARGET=1, the amazon-vpc-cni-k8s
+    default), so two interfaces' worth where the type has two; 1 for a type whose interfaces
+    are not listed (its node only). A node packed with pods takes up to every interface's
+    addresses (`interfaces x addresses`); Ray runs a few large pods per node, so the floor is
+    what is refused: a stack refused here can never reach its maxCount, while one accepted
+    may still run out if its nodes fill with small pods (docs/troubleshooting.md)."""
     enis = EC2_ENIS.get(instance_type)
-    return enis[0] * enis[1] if enis else 1
+    return min(enis[0], 2) * enis[1] if enis else 1
 
 
 def eks_private_subnets(vpc_cidr: str, zones: int, pools: Sequence[Pool]) -> str | None:
@@ -71,11 +75,17 @@ def eks_private_subnets(vpc_cidr: str, zones: int, pools: Sequence[Pool]) -> str
     if per_zone <= usable:
         return None
     wanted = prefix_for(per_zone + RESERVED_PER_SUBNET["AWS"]) - 3
-    way = f"a larger vpcCidr (a /{wanted})" if wanted >= 16 else "more availabilityZones"
+    # A VPC is at most a /16 and the program spreads it over at most 4 zones (config/eks.py).
+    if wanted >= 16:
+        way = f"a larger vpcCidr (a /{wanted})"
+    elif zones < 4:
+        way = "more availabilityZones"
+    else:
+        way = "fewer node groups or smaller instance types"
     return (
         f"{vpc_cidr} gives each of its {zones} private subnets (a /{prefix}) {usable} addresses (AWS keeps 5), but "
-        f"the node groups at maxCount with their update surge take {need} VPC addresses (the VPC CNI gives every "
-        f"node and pod one), {per_zone} per zone: use {way} or lower maxCount"
+        f"the node groups at maxCount with their update surge take at least {need} VPC addresses (the VPC CNI "
+        f"gives each node its network interface's addresses and a warm one's), {per_zone} per zone: use {way} or lower maxCount"
     )
 
 

@@ -165,7 +165,7 @@ class EksClusterSpec(ClusterSpec):
         "10.0.0.0/16",
         pattern=r"^([0-9]{1,3}\.){3}[0-9]{1,3}/(1[6-9]|2[0-4])$",
         description="the IPv4 network (/16 to /24) of the VPC the program creates, an eighth of it per private "
-        "subnet: room for every node and pod (VPC CNI) at `maxCount` with each group's update surge; not with `vpcId`",
+        "subnet: room for every node at `maxCount` with the addresses the VPC CNI takes for it with each group's update surge; not with `vpcId`",
     )
     availability_zones: int = Field(2, ge=2, le=4, description="zones of the VPC the program creates; not with `vpcId`")
     # ...or an existing one (both keys, or neither).

@@ -32,9 +32,12 @@ AZURE, GCP = 0, 2  # the example stack's `default` (Azure) and `gcp-usc1` (GCP) 
 
 
 def with_pool(index: int, pool: dict[str, Any]) -> list[dict[str, Any]]:
-    """The example's resources, with `pool` as the resource's only worker pool."""
+    """The example's resources, with `pool` as the resource's first worker pool, before its CPU
+    pools (where Kueue admits the smoke job's head: a GPU pool's flavor never does)."""
     resources = example_resources()
-    resources[index].setdefault("cluster", {})["nodePools"] = [{"name": "gpu", "minCount": 0, "maxCount": 2, **pool}]
+    cluster = resources[index].setdefault("cluster", {})
+    cpu_pools = [p for p in cluster.get("nodePools", []) if "gpu" not in p and p.get("name") != "gpu"]
+    cluster["nodePools"] = [{"name": "gpu", "minCount": 0, "maxCount": 2, **pool}, *cpu_pools]
     return resources
 
 

@@ -66,11 +66,12 @@ def test_an_existing_aks_subnet_is_not_sized_offline() -> None:
     assert problems(0, {"network": {"existingSubnetId": subnet}}) == []
 
 
-@pytest.mark.parametrize(("prefix", "accepted"), [(16, True), (17, True), (18, False), (24, False)])
+@pytest.mark.parametrize(("prefix", "accepted"), [(16, True), (19, True), (20, False), (24, False)])
 def test_eks_private_subnets_hold_every_node_and_pod(prefix: int, accepted: bool) -> None:
-    # system m6i.xlarge 4 ENIs x 15 = 60 addresses, two m6i.4xlarge pools 8 x 30 = 240 each, every
-    # group maxCount + 4 surge (two zones): 7 x 60 + 2 x 14 x 240 = 7,140, 3,570 per zone; a /17's
-    # private /20s hold 4,091, a /18's /21s 2,043.
+    # What the VPC CNI takes per node with WARM_ENI_TARGET=1: two interfaces' addresses: system
+    # m6i.xlarge 2 x 15 = 30, two m6i.4xlarge pools 2 x 30 = 60 each, every group maxCount + 4
+    # surge (two zones): 7 x 30 + 2 x 14 x 60 = 1,890, 945 per zone; a /19's private /22s hold
+    # 1,019, a /20's /23s 507.
     found = problems(1, {"vpcCidr": f"10.0.0.0/{prefix}"})
     if accepted:
         assert found == []
@@ -78,17 +79,17 @@ def test_eks_private_subnets_hold_every_node_and_pod(prefix: int, accepted: bool
         assert found == [
             f"resources[1].cluster.vpcCidr (aws-usw2): 10.0.0.0/{prefix} gives each of its 2 private subnets (a "
             f"/{prefix + 3}) {2 ** (32 - prefix - 3) - 5} addresses (AWS keeps 5), but the node groups at maxCount "
-            "with their update surge take 7140 VPC addresses (the VPC CNI gives every node and pod one), 3570 per "
-            "zone: use a larger vpcCidr (a /17) or lower maxCount"
+            "with their update surge take at least 1890 VPC addresses (the VPC CNI gives each node its network "
+            "interface's addresses and a warm one's), 945 per zone: use a larger vpcCidr (a /19) or lower maxCount"
         ]
 
 
 def test_eks_counts_a_node_and_its_pods_by_its_network_interfaces() -> None:
     assert [eks_addresses_per_node(t) for t in ("m6i.xlarge", "m6i.4xlarge", "p4d.24xlarge", "p5.48xlarge")] == [
-        60,
-        240,
-        750,
-        100,
+        30,  # 2 of 4 interfaces x 15
+        60,  # 2 of 8 x 30
+        100,  # 2 of 15 x 50
+        100,  # 2 of 2 x 50
     ]
     assert eks_addresses_per_node("x2iedn.32xlarge") == 1  # not listed: the node only
 
