@@ -288,13 +288,20 @@ def check_deferred(spec: StackSpec) -> None:
     The values of one field are checked together (two subnet IDs against each other)."""
     for field in deferred_fields(spec):
         values = [pulumi.Output.from_input(deferred.value) for _, deferred in field.deferred]
-        checked = pulumi.Output.all(*values).apply(functools.partial(_checked, field))
+        # Whether any of them is a secret: its value then never appears in the message.
+        secret = pulumi.Output.all(*(pulumi.Output.from_input(v.is_secret()) for v in values)).apply(any)
+        checked = pulumi.Output.all(secret, *values).apply(lambda a, f=field: _checked(f, a[1:], a[0]))
         for position, (_, deferred) in enumerate(field.deferred):
             deferred.checked = checked.apply(operator.itemgetter(position))
 
 
-def _checked(field: DeferredField, known: Any) -> list[Any]:
+def _checked(field: DeferredField, known: Any, secret: bool = False) -> list[Any]:
     try:
         return check_known(field, list(known))
     except SpecError as error:
-        raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{error}") from None
+        text = str(error)
+        if secret:
+            # A secret Output that breaks a rule: the rule is named, its value is not.
+            for value in sorted((str(v) for v in known if v), key=len, reverse=True):
+                text = text.replace(value, "[secret]")
+        raise pulumi.RunError(f"invalid stack config ({len(error.problems)} problem(s)):\n{text}") from None

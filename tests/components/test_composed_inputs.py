@@ -156,6 +156,16 @@ def test_a_broken_value_fails_the_deployment_without_a_traceback() -> None:
     ]
 
 
+def test_a_broken_secret_value_is_not_shown() -> None:
+    # Given as a secret Output, the value that breaks the rule is named as [secret].
+    config = with_output({"cloud": CLOUD, "resources": [AZURE, AWS]}, ("resources", 1, "cluster", "vpcId"))
+    field = field_at(spec_of(config), "resources.1.cluster.vpcId")
+    with pytest.raises(pulumi.RunError) as error:
+        _checked(field, ("vpc-topsecret",), True)
+    assert "topsecret" not in str(error.value)
+    assert "resources[1].cluster.vpcId (eks): '[secret]' is not a VPC ID" in str(error.value)
+
+
 def test_an_output_that_decides_resources_is_still_refused() -> None:
     for path in (("resources", 1, "region"), ("cloud", "name"), ("resources", 1, "name")):
         config = with_output({"cloud": CLOUD, "resources": [AZURE, AWS]}, path)
