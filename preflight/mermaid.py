@@ -147,7 +147,35 @@ def _classes(names: Iterable[str]) -> list[str]:
     return [f"  classDef {name} {CLASSES[name]}" for name in names]
 
 
+# Mermaid refuses a flowchart of more than 500 edges (its `maxEdges` default, mermaid 11): a
+# larger cloud is drawn one node per cloud resource, with the registration chain.
+EDGE_LIMIT = 500
+
+
+def _edges(diagram: str) -> int:
+    return sum(1 for line in diagram.splitlines() if any(arrow in line for arrow in (" --- ", " --> ", " ==>")))
+
+
 def cloud_diagram(plan: Plan) -> str:
+    """The cloud in full (`_full_cloud_diagram`), or, past Mermaid's edge limit, one node per
+    cloud resource in the order of its registration chain."""
+    full = _full_cloud_diagram(plan)
+    if _edges(full) <= EDGE_LIMIT:
+        return full
+    graph = Graph.of(plan)
+    lines = ["flowchart TB", '  cloud{{"Anyscale cloud"}}']
+    previous = "cloud"
+    for number, cloud_resource in enumerate(chain_order(graph), start=1):
+        members = [r for r in graph.resources if graph.cloud_resource_of(r) is cloud_resource]
+        pools = sum(1 for r in members if role_of(r) == "pool")
+        node = f"r{number}"
+        lines.append(f'  {node}["{number}. {text(resource_name(cloud_resource))}: {pools} pools"]')
+        lines.append(f'  {previous} ==>|"{number}"| {node}')
+        previous = node
+    return "\n".join(lines) + "\n"
+
+
+def _full_cloud_diagram(plan: Plan) -> str:
     """flowchart: the cloud record (with its group and registry), then one box per cloud
     resource with its cluster, pools, bucket, operator identity, gateway and operator, and
     the registration chain in list order (the platform takes them one at a time)."""

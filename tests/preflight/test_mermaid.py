@@ -11,9 +11,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from preflight.changes import Change, diff_plans
 from preflight.diff import render_markdown
 from preflight.escape import printable
+from preflight import mermaid
 from preflight.mermaid import cloud_diagram, gantt_diagram, text
 from preflight.mermaid_diff import COMMENT_LIMIT, LEVELS, changes_diagram
 from preflight.plan import parser as plan_parser
@@ -86,9 +89,15 @@ def test_plan_takes_format_mermaid() -> None:
     assert plan_parser().parse_args(["--stack", "dev", "--format", "mermaid"]).format == "mermaid"
 
 
-def test_every_diagram_parses_with_the_real_mermaid(dev_plan: Plan, tmp_path: Path) -> None:
+def test_every_diagram_parses_with_the_real_mermaid(
+    dev_plan: Plan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One Node process for every diagram of this module (it is the slow part)."""
     dev, example = golden("dev"), golden("example")
+    # Past Mermaid's 500 edges (a valid stack of 70 resources) the cloud is one node per resource.
+    with monkeypatch.context() as patched:
+        patched.setattr(mermaid, "EDGE_LIMIT", 10)
+        summary = cloud_diagram(example)
     bad = hostile(dev)
     changes = diff_plans(dev, changed(dev))
     base, head = tmp_path / "base.json", tmp_path / "head.json"
@@ -101,6 +110,7 @@ def test_every_diagram_parses_with_the_real_mermaid(dev_plan: Plan, tmp_path: Pa
         "dev": cloud_diagram(dev),
         "example": cloud_diagram(example),
         "example gantt": gantt_diagram(example),
+        "example summary": summary,
         "adopted": cloud_diagram(adopted_plan().to_json()),
         "hostile": cloud_diagram(bad),
         "hostile gantt": gantt_diagram(bad),
@@ -123,6 +133,11 @@ def test_every_diagram_parses_with_the_real_mermaid(dev_plan: Plan, tmp_path: Pa
     assert not results.pop("broken gantt")["ok"]
     failed = {name: r["error"] for name, r in results.items() if not r["ok"]}
     assert failed == {}
+    assert [n["label"] for n in results["example summary"]["nodes"]][:2] == [
+        "Anyscale cloud",
+        "1. default: 3 pools",
+    ]
+    assert len(results["example summary"]["edges"]) == 4  # the chain of the example's four resources
 
     # The cloud: one box per cloud resource, in the chain's order, with its parts.
     dev_cloud = results["dev"]
