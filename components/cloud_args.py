@@ -24,7 +24,6 @@ spec through `to_config`.
 """
 
 import collections.abc
-import functools
 import inspect
 import operator
 import types

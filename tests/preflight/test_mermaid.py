@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from preflight import mermaid
 from preflight.changes import Change, diff_plans
 from preflight.diff import render_markdown
 from preflight.escape import printable
-from preflight import mermaid
 from preflight.mermaid import cloud_diagram, gantt_diagram, text
 from preflight.mermaid_diff import COMMENT_LIMIT, LEVELS, changes_diagram
 from preflight.plan import parser as plan_parser
