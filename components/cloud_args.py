@@ -23,7 +23,9 @@ number is a double), and a Python caller's own `AnyscaleCloudArgs`. All three re
 spec through `to_config`.
 """
 
+import asyncio
 import collections.abc
+import functools
 import inspect
 import operator
 import types
@@ -288,10 +290,23 @@ def check_deferred(spec: StackSpec) -> None:
     for field in deferred_fields(spec):
         values = [pulumi.Output.from_input(deferred.value) for _, deferred in field.deferred]
         # Whether any of them is a secret: its value then never appears in the message.
-        secret = pulumi.Output.all(*(pulumi.Output.from_input(v.is_secret()) for v in values)).apply(any)
-        checked = pulumi.Output.all(secret, *values).apply(lambda a, f=field: _checked(f, a[1:], a[0]))
+        secret = pulumi.Output.all(*(_secrecy(v) for v in values)).apply(any)
+        checked = pulumi.Output.all(secret, *values).apply(functools.partial(_checked_with, field))
         for position, (_, deferred) in enumerate(field.deferred):
             deferred.checked = checked.apply(operator.itemgetter(position))
+
+
+def _secrecy(value: pulumi.Output[Any]) -> pulumi.Output[bool]:
+    """Whether `value` is a secret, as an Output."""
+
+    async def secret() -> bool:
+        return await value.is_secret()
+
+    return pulumi.Output.from_input(asyncio.ensure_future(secret()))
+
+
+def _checked_with(field: DeferredField, resolved: list[Any]) -> list[Any]:
+    return _checked(field, resolved[1:], bool(resolved[0]))
 
 
 def _checked(field: DeferredField, known: Any, secret: bool = False) -> list[Any]:
