@@ -62,17 +62,18 @@ KUEUE_CONFIG: Final[dict[str, Any]] = {
 # The chart's scheduler configuration (installer/helm/chart/volcano/config/volcano-scheduler.conf
 # at v1.14.4) without the `enqueue` action. With `enqueue`, a PodGroup stays Pending while
 # `overcommit` and `proportion` find it bigger than the cluster's capacity (about 1.2x what runs),
-# and `allocate` skips Pending PodGroups (pkg/scheduler/actions/allocate/allocate.go:150-161): on
-# pools that start at zero the gang waits for capacity the cluster autoscaler is never asked for
-# (volcano-sh/volcano#3910, a maintainer: "enqueue ... is enabled by default ... autoscaler
-# actually can't see the Pending Pod"). Without `enqueue`, `allocate` moves a Pending PodGroup to
-# Inqueue itself (same lines), tries to place its pods, and the scheduler marks every pod it
-# could not place `PodScheduled=False, reason Unschedulable` (pkg/scheduler/cache/cache.go,
-# RecordJobStatusEvent and taskUnschedulable; pkg/scheduler/api/job_info.go:862 "keep
-# UNSCHEDULABLE as the reason to support cluster autoscaler"), which is what the cluster
-# autoscaler scales up for. Gang scheduling itself stays: `gang` still binds a PodGroup's pods
-# only when minMember of them fit. The agent scheduler, which reads the same override
-# (templates/agent_scheduler.yaml), is off in the chart (custom.agent_scheduler_enable: false).
+# and `allocate` skips Pending PodGroups (pkg/scheduler/actions/allocate/allocate.go:150-161).
+# Whether the autoscaler then sees the pods is less clear than volcano-sh/volcano#3910 suggests:
+# that thread is about vcjob pods not yet created, while KubeRay creates its pods itself, and
+# 1.14.4's RecordJobStatusEvent (pkg/scheduler/cache/cache.go) marks the pending tasks of Pending
+# PodGroups Unschedulable too (pkg/scheduler/api/job_info.go:862, "keep UNSCHEDULABLE as the reason
+# to support cluster autoscaler"). Dropping `enqueue` is safe either way: `allocate` moves a
+# Pending PodGroup to Inqueue itself (same lines) and tries to place its pods, and the pods it
+# cannot place are Unschedulable, which is what the cluster autoscaler scales up for. The cost:
+# no queue-capacity gate at the enqueue stage (a gang's pods are created and wait). Gang
+# scheduling itself stays: `gang` still binds a PodGroup's pods only when minMember of them fit.
+# The agent scheduler, which reads the same override (templates/agent_scheduler.yaml), is off in
+# the chart (custom.agent_scheduler_enable: false).
 VOLCANO_ACTIONS: Final = "allocate, backfill"
 VOLCANO_SCHEDULER_CONFIG: Final[dict[str, Any]] = {
     "actions": VOLCANO_ACTIONS,
