@@ -18,6 +18,10 @@ OPERATOR_AUDIENCE: Final = f"api://{PLATFORM_APP_ID}/.default"
 OPERATOR_NAMESPACE: Final = "anyscale-operator"
 OPERATOR_SERVICE_ACCOUNT: Final = "anyscale-operator"
 WORKLOAD_IDENTITY_SUBJECT: Final = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}"
+# Ray pods' own service account (no RoleBinding: none of the operator's Kubernetes rights),
+# federated to a cloud identity with the bucket only (components/workloads.py).
+WORKLOAD_SERVICE_ACCOUNT: Final = rules.WORKLOAD_SERVICE_ACCOUNT
+WORKLOAD_SUBJECT: Final = rules.WORKLOAD_SUBJECT
 GATEWAY_NAME: Final = "gateway"
 GATEWAY_CLASS: Final = "eg"
 # Hostnames follow the control plane, not the cluster: the same for every resource.

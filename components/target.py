@@ -42,6 +42,17 @@ class HistoryIdentity:
 
 
 @dataclass(frozen=True)
+class WorkloadIdentity:
+    """The cloud identity Ray pods get through their own service account (anyscale-workloads,
+    which ClusterAddons creates with no RoleBinding): the annotations that bind the account
+    to it, and the identity's resources the operator waits for. None of either on Generic:
+    the bucket's credentials come from the user's secret there."""
+
+    service_account_annotations: dict[str, pulumi.Input[str]] = field(default_factory=dict)
+    ready: list[pulumi.Resource] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Target:
     """One Kubernetes deployment target: everything the registration and the add-ons use."""
 
@@ -80,6 +91,8 @@ class Target:
     cilium_data_plane: bool = False
     # addons.kuberay.historyServer: its own identity on the bucket (providers that build one).
     history_identity: HistoryIdentity | None = None
+    # The Ray pods' own cloud identity (the bucket only); none on Generic.
+    workload_identity: WorkloadIdentity = field(default_factory=WorkloadIdentity)
     # Resources the registration must wait for (cluster, bucket, identity and grants).
     ready: list[pulumi.Resource] = field(default_factory=list)
     # What runbooks and other stacks read (the component's outputs); None for Generic.

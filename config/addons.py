@@ -32,7 +32,13 @@ class DevicePluginChart(Strict):
 
 # Chart keys the program sets itself, each with the reason a user value cannot replace it
 # (a key listed here refuses the keys under it too).
-SAME_ACCOUNT = "the cloud identity (Workload Identity, IRSA) is bound to the service account anyscale-operator"
+OPERATOR_ACCOUNT = (
+    "the operator's cloud identity (Workload Identity, IRSA) is bound to the service account anyscale-operator"
+)
+WORKLOAD_ACCOUNT = (
+    "Ray pods run as the service account anyscale-workloads the program creates, with no Kubernetes rights and a "
+    "cloud identity with the bucket only"
+)
 OWNED_KEYS: dict[str, str] = {
     "global.cloudDeploymentId": "the program sets it to the cloud resource's ID from its registration",
     "global.cloudProvider": "it follows the resource's provider",
@@ -42,8 +48,8 @@ OWNED_KEYS: dict[str, str] = {
     "global.gcp.projectId": "it is the resource's `project`",
     "global.azure.extension": "the AKS extension sets it",
     "networking.gateway": "the program installs the gateway and configures the operator with its address",
-    "operator.serviceAccount.name": SAME_ACCOUNT,
-    "workloads.serviceAccount.name": SAME_ACCOUNT,
+    "operator.serviceAccount.name": OPERATOR_ACCOUNT,
+    "workloads.serviceAccount.name": WORKLOAD_ACCOUNT,
     "credentialMount.aws.createSecret": "set storage.credentials (Generic) instead: the program keeps the keys secret",
 }
 

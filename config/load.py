@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
-from config import currency
+from config import currency, names
 from config.aks import AksClusterSpec
 from config.data import azure_availability
 from config.gke import GkeClusterSpec
@@ -225,7 +225,24 @@ def advisories(spec: StackSpec, today: date | None = None, *, deploying: bool = 
     stale = currency.stale(day)
     if stale:
         versions.append(Problem("resources", None, stale))
-    return versions + _region_advisories(spec)
+    return versions + _region_advisories(spec) + _workload_bucket_advisories(spec)
+
+
+def _workload_bucket_advisories(spec: StackSpec) -> list[Problem]:
+    """An existing Azure bucket: the program grants no data-plane role on it (its owner's to
+    set, components/azure/bucket.py), so the Ray pods' identity needs the owner's grant too."""
+    cloud = spec.cloud.name
+    return [
+        Problem(
+            f"resources[{index}].storage.bucket",
+            resource.name,
+            "an existing bucket: the program grants the Ray pods' identity "
+            f"'{names.azure_workload_identity_name(cloud, resource.name)}' nothing on it; grant it Storage Blob Data "
+            "Contributor on the container (as the operator's identity), or Ray pods cannot read or write the bucket",
+        )
+        for index, resource in enumerate(spec.resources)
+        if resource.provider_name == "Azure" and resource.storage.bucket is not None
+    ]
 
 
 def _region_advisories(spec: StackSpec) -> list[Problem]:

@@ -210,6 +210,11 @@ def azure_identity_name(cloud: str, resource: str) -> str:
     return fit(f"id-{cloud}-{resource}-operator", 128, "")
 
 
+def azure_workload_identity_name(cloud: str, resource: str) -> str:
+    """The Ray pods' identity (service account anyscale-workloads), beside the operator's."""
+    return fit(f"id-{cloud}-{resource}-workloads", 128, "")
+
+
 def azure_history_identity_name(cloud: str, resource: str) -> str:
     """addons.kuberay.historyServer's identity, beside the operator's (same limit)."""
     return fit(f"id-{cloud}-{resource}-history", 128, "")
@@ -222,7 +227,13 @@ def aws_role_logical_names(resource: str) -> list[str]:
     """The Pulumi logical names of a resource's IAM roles (aws/iam.py `service_role`,
     aws/resource.py and aws/autoscaler.py's IRSA roles; tests/config/test_names.py keeps them in
     step with the plan). Pulumi autonames each role from it."""
-    return [f"{resource}-cluster-role", f"{resource}-node-role", f"{resource}-operator", f"{resource}-autoscaler"]
+    return [
+        f"{resource}-cluster-role",
+        f"{resource}-node-role",
+        f"{resource}-operator",
+        f"{resource}-workloads",
+        f"{resource}-autoscaler",
+    ]
 
 
 def iam_role_autoname(logical_name: str) -> str:
@@ -259,6 +270,11 @@ def gke_cluster_name(cloud: str, resource: str) -> str:
 
 def gcp_account_id(cloud: str, resource: str) -> str:
     return gcp_name("anyscale", cloud, resource, limit=30)
+
+
+def gcp_workload_account_id(cloud: str, resource: str) -> str:
+    """The Ray pods' account: 6-30 characters, apart from the operator's `anyscale-...`."""
+    return gcp_name("workloads", cloud, resource, limit=30)
 
 
 def gcp_display_name(cloud: str, resource: str) -> str:

@@ -42,8 +42,10 @@ from config.names import (
     aws_role_logical_names,
     azure_identity_name,
     azure_vnet_name,
+    azure_workload_identity_name,
     eks_cluster_name,
     gcp_account_id,
+    gcp_workload_account_id,
     gcs_bucket_name,
     gke_cluster_name,
     gke_network_name,
@@ -281,6 +283,7 @@ def _uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
             name("aks_dns_prefix", aks_dns_prefix(cloud, res.name), at)
             identity = res.adopt.name_of("identity") or azure_identity_name(cloud, res.name)
             name("azure_identity", identity, at, ("identity", group), ci=True)
+            name("azure_identity", azure_workload_identity_name(cloud, res.name), at, ("identity", group), ci=True)
             network = res.cluster.network
             if network is not None and network.created:
                 name("azure_vnet", azure_vnet_name(cloud, res.name), at, ("vnet", group), ci=True)
@@ -309,6 +312,7 @@ def _uses(spec: StackSpec) -> tuple[list[Use], list[tuple[Loc, str]]]:
             project = "(known at deploy time)" if isinstance(res.project, Deferred) else res.project
             name("gke_cluster", gke_cluster_name(cloud, res.name), at, ("gke-cluster", project, res.region))
             name("gcp_account", gcp_account_id(cloud, res.name), at, ("gcp-account", project))
+            name("gcp_account", gcp_workload_account_id(cloud, res.name), at, ("gcp-account", project))
             name("gcp_account", gke_node_account_id(cloud, res.name), at, ("gcp-account", project))
             if res.cluster.network is None:
                 name("gcp_network", gke_network_name(cloud, res.name), at, ("gcp-network", project))

@@ -147,6 +147,7 @@ class ClusterAddons(pulumi.ComponentResource):
                 plugin,
                 {"tolerations": [{"key": k, "operator": "Exists"} for k in tolerated], "affinity": affinity},
             )
+        self.workload_account = self._workload_account(namespace)
         gateway = self._gateway(envoy, namespace, args.cloud_resource_id)
         self.gateway_address = gateway.status.apply(lambda s: ((s or {}).get("addresses") or [{}])[0].get("value"))
         extra, extra_secrets = operator_values(args.addons.anyscale_operator.values)
@@ -159,6 +160,25 @@ class ClusterAddons(pulumi.ComponentResource):
             else self._operator_chart(settings, protected, args, namespace, kueue)
         )
         self.register_outputs({"gateway_address": self.gateway_address})
+
+    def _workload_account(self, namespace: pulumi.Resource) -> k8s.core.v1.ServiceAccount:
+        """The Ray pods' own service account (the chart's workloads.serviceAccount.name,
+        components/addons/operator.py), in the namespace the operator runs them in. No
+        RoleBinding names it: the chart binds only operator.serviceAccount.name to its Role
+        (anyscale-operator 1.8.0 templates/role_binding.yaml, cluster_role_binding.yaml).
+        Annotated with the workloads' cloud identity, which exists before the account."""
+        workloads = self._target.workload_identity
+        return k8s.core.v1.ServiceAccount(
+            f"{self._name}-workload-account",
+            metadata={
+                "name": defaults.WORKLOAD_SERVICE_ACCOUNT,
+                "namespace": defaults.OPERATOR_NAMESPACE,
+                "annotations": workloads.service_account_annotations or None,
+            },
+            opts=pulumi.ResourceOptions.merge(
+                self._k8s, pulumi.ResourceOptions(depends_on=[namespace, *workloads.ready])
+            ),
+        )
 
     def _release(
         self, key: str, chart: Chart, values: Any, extra: pulumi.ResourceOptions | None = None, skip_crds: bool = False
@@ -251,7 +271,8 @@ class ClusterAddons(pulumi.ComponentResource):
                 deleted_with=self._target.cluster,
                 additional_secret_outputs=["configurationProtectedSettings"],
                 # The operator's chart renders its Kueue RBAC only when Kueue's API exists.
-                depends_on=[kueue] if kueue is not None else None,
+                # Its Ray pods run as the workloads' account: it exists first.
+                depends_on=[self.workload_account, *([kueue] if kueue is not None else [])],
             ),
         )
 
@@ -280,7 +301,8 @@ class ClusterAddons(pulumi.ComponentResource):
             values,
             pulumi.ResourceOptions(
                 # Its chart renders the Kueue RBAC only when Kueue's API exists at render time.
-                depends_on=[namespace] + ([kueue] if kueue is not None else []),
+                # Its Ray pods run as the workloads' account: it exists first.
+                depends_on=[namespace, self.workload_account] + ([kueue] if kueue is not None else []),
                 additional_secret_outputs=secret_outputs,
                 deleted_with=self._after_registration or self._target.cluster,
             ),

@@ -29,8 +29,10 @@ def operator_settings(
         "networking.gateway.apiVersion": GATEWAY_API,
         f"networking.gateway.{target.gateway_address_kind}": gateway_address,
         "operator.serviceAccount.name": defaults.OPERATOR_SERVICE_ACCOUNT,
-        # Without it Ray pods run with no cloud identity.
-        "workloads.serviceAccount.name": defaults.OPERATOR_SERVICE_ACCOUNT,
+        # Ray pods run as their own account (ClusterAddons creates it, annotated with the
+        # workloads' cloud identity), not the operator's: the chart binds the operator's to a
+        # Role over secrets, pods and configmaps (templates/role_binding.yaml, _rbac_rules.tpl).
+        "workloads.serviceAccount.name": defaults.WORKLOAD_SERVICE_ACCOUNT,
     }
     if target.operator_identity is not None:
         settings["global.auth.iamIdentity"] = target.operator_identity

@@ -11,7 +11,7 @@ from components.aws.addons import cluster_addons, node_addons
 from components.aws.autoscaler import build_autoscaler
 from components.aws.bucket import build_bucket
 from components.aws.cluster import build_cluster, cluster_kubeconfig
-from components.aws.history import build_history_identity
+from components.aws.history import ROLE_ANNOTATION, build_history_identity
 from components.aws.iam import Irsa
 from components.aws.network import build_network
 from components.aws.policies import bucket_policy
@@ -19,7 +19,7 @@ from components.aws.pools import node_groups
 from components.kube import kubernetes_provider
 from components.operator_shapes import instance_type_settings
 from components.scope import Scope
-from components.target import CloudContext, Target
+from components.target import CloudContext, Target, WorkloadIdentity
 from config import AwsResource
 from config.names import SYSTEM_POOL
 
@@ -84,6 +84,21 @@ class EksTarget(pulumi.ComponentResource):
         policy = aws.iam.RolePolicy(
             f"{spec.name}-operator-s3", role=role.id, policy=bucket.name.apply(bucket_policy), opts=scope.opts()
         )
+        # The Ray pods' own role: their service account only, the bucket only (the same S3
+        # actions as the operator's; nothing else the operator's role may do).
+        workload_role = irsa.role(
+            f"{spec.name}-workloads",
+            defaults.OPERATOR_NAMESPACE,
+            defaults.WORKLOAD_SERVICE_ACCOUNT,
+            f"Ray pods of cloud resource {spec.name} (cloud {ctx.cloud_name})",
+        )
+        workload_policy = aws.iam.RolePolicy(
+            f"{spec.name}-workloads-s3",
+            role=workload_role.id,
+            policy=bucket.name.apply(bucket_policy),
+            opts=scope.opts(),
+        )
+        workloads = WorkloadIdentity({ROLE_ANNOTATION: workload_role.arn}, [workload_role, workload_policy])
         history = (
             build_history_identity(irsa, spec, bucket.name, ctx.cloud_name)
             if spec.addons.kuberay.history_server
@@ -113,6 +128,7 @@ class EksTarget(pulumi.ComponentResource):
             load_balancer_outlives_cluster=True,  # the NLB would block the VPC delete
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             history_identity=history,
+            workload_identity=workloads,
             cluster_name=cluster.name,
             cluster_id=cluster.arn,
             oidc_issuer=irsa.issuer,

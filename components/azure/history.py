@@ -13,14 +13,13 @@ import pulumi
 from pulumi_azure_native import containerservice, managedidentity
 
 from components import defaults
-from components.azure.identity import Grants
+from components.azure.identity import CLIENT_ID_ANNOTATION, Grants
 from components.kuberay.history import SERVICE_ACCOUNTS
 from components.target import HistoryIdentity
 from config import AzureResource
 from config.names import azure_history_identity_name
 
 # https://azure.github.io/azure-workload-identity/docs/topics/service-account-labels-and-annotations.html
-CLIENT_ID_ANNOTATION = "azure.workload.identity/client-id"
 USE_LABEL = "azure.workload.identity/use"
 
 

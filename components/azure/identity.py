@@ -10,8 +10,12 @@ from pulumi_azure_native import authorization, containerservice, managedidentity
 
 from components import defaults
 from components.scope import Scope
+from components.target import WorkloadIdentity
 from config import AzureResource
-from config.names import azure_identity_name
+from config.names import azure_identity_name, azure_workload_identity_name
+
+# https://azure.github.io/azure-workload-identity/docs/topics/service-account-labels-and-annotations.html
+CLIENT_ID_ANNOTATION = "azure.workload.identity/client-id"
 
 
 def scope_subscription(scope: str) -> str | None:
@@ -91,6 +95,51 @@ def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.
         opts=scope.opts(),
     )
     return OperatorIdentity(identity, federation)
+
+
+def build_workload_identity(
+    grants: Grants,
+    spec: AzureResource,
+    cluster: containerservice.ManagedCluster,
+    container_id: pulumi.Input[str] | None,
+) -> WorkloadIdentity:
+    """The Ray pods' identity: federated to their service account only, with Storage Blob
+    Data Contributor on the resource's container (`container_id`; None for an existing
+    bucket, whose data-plane roles are its owner's, as for the operator: config/load.py
+    warns). The pods carry `azure.workload.identity/use: "true"` from the chart itself
+    (anyscale-operator 1.8.0 templates/configmap_patches.yaml, when cloudProvider is azure)."""
+    scope = grants.scope
+    ctx = scope.ctx
+    identity = managedidentity.UserAssignedIdentity(
+        f"{spec.name}-workload-identity",
+        resource_name_=azure_workload_identity_name(ctx.cloud_name, spec.name),
+        resource_group_name=ctx.resource_group_name,
+        location=spec.region,
+        tags=ctx.tags,
+        opts=scope.opts(),
+    )
+    # One credential on this identity: nothing to serialise (build_history_identity has two).
+    federation = managedidentity.FederatedIdentityCredential(
+        f"{spec.name}-workload-federation",
+        federated_identity_credential_resource_name=defaults.WORKLOAD_SERVICE_ACCOUNT,
+        resource_name_=identity.name,
+        resource_group_name=ctx.resource_group_name,
+        issuer=cluster.oidc_issuer_profile.apply(lambda p: p.issuer_url if p else None),
+        subject=defaults.WORKLOAD_SUBJECT,
+        audiences=[defaults.FEDERATED_AUDIENCE],
+        opts=scope.opts(),
+    )
+    made: list[pulumi.Resource] = [identity, federation]
+    if container_id is not None:
+        made.append(
+            grants.grant(
+                f"{spec.name}-workload-storage",
+                identity.principal_id,
+                defaults.ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR,
+                container_id,
+            )
+        )
+    return WorkloadIdentity({CLIENT_ID_ANNOTATION: identity.client_id}, made)
 
 
 def _kubelet_object_id(

@@ -8,7 +8,7 @@ from components import defaults
 from components.azure.bucket import build_bucket
 from components.azure.cluster import build_cluster, cluster_kubeconfig
 from components.azure.history import build_history_identity
-from components.azure.identity import Grants, build_identity, registry_grants
+from components.azure.identity import Grants, build_identity, build_workload_identity, registry_grants
 from components.azure.maintenance import build_maintenance
 from components.azure.network import build_network, network_grants
 from components.azure.pools import build_pools
@@ -41,6 +41,7 @@ class AksTarget(pulumi.ComponentResource):
         principal_id = operator.identity.principal_id
         registry = registry_grants(grants, spec, cluster, principal_id)
         bucket = build_bucket(grants, spec, principal_id, nodes)
+        workloads = build_workload_identity(grants, spec, cluster, bucket.container_id)
         history = None
         if spec.addons.kuberay.history_server and bucket.container_id is not None:  # the spec requires ours
             history = build_history_identity(grants, spec, cluster, bucket.uri, bucket.endpoint, bucket.container_id)
@@ -61,6 +62,7 @@ class AksTarget(pulumi.ComponentResource):
             },
             install_device_plugin=any(p.gpu for p in spec.cluster.node_pools),
             history_identity=history,
+            workload_identity=workloads,
             cilium_data_plane=spec.cluster.network is None or spec.cluster.network.data_plane() == "cilium",
             operator_extension=OperatorExtension(
                 cluster.name,

@@ -8,14 +8,21 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_gcp as gcp
 
+from components import defaults
 from components.cloud_args import known
 from components.gcp.names import workload_identity_member
 from components.scope import Scope
+from components.target import WorkloadIdentity
 from config import GcpResource
-from config.names import gcp_account_id, gcp_display_name
+from config.names import gcp_account_id, gcp_display_name, gcp_workload_account_id
 from config.names import gke_node_account_id as node_account_id
 
 WORKLOAD_IDENTITY_ROLE = "roles/iam.workloadIdentityUser"
+# https://cloud.google.com/kubernetes-engine/docs/how-to/workload-identity (the annotation)
+GSA_ANNOTATION = "iam.gke.io/gcp-service-account"
+# The Ray pods' objects in the resource's bucket (get, list, create, delete, overwrite):
+# https://cloud.google.com/storage/docs/access-control/iam-roles (roles/storage.objectAdmin).
+WORKLOAD_BUCKET_ROLE = "roles/storage.objectAdmin"
 # The operator signs GCS URLs (the console reads logs through them) without a key: the
 # IAM signBlob call, which needs this role on the account itself.
 TOKEN_CREATOR_ROLE = "roles/iam.serviceAccountTokenCreator"
@@ -92,3 +99,39 @@ def build_node_account(scope: Scope, spec: GcpResource) -> NodeAccount:
         for key, role in NODE_ROLES.items()
     ]
     return NodeAccount(account, grants)
+
+
+def build_workload_account(
+    scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster, bucket_uri: pulumi.Input[str]
+) -> WorkloadIdentity:
+    """The Ray pods' account: bound through Workload Identity to their service account
+    (anyscale-operator/anyscale-workloads) only, with objectAdmin on the resource's bucket
+    (created or existing, as the operator's grant) and nothing else: no signBlob, no project role."""
+    cloud = scope.ctx.cloud_name
+    account = gcp.serviceaccount.Account(
+        f"{spec.name}-workloads-sa",
+        account_id=gcp_workload_account_id(cloud, spec.name),
+        display_name=f"Anyscale Ray pods ({cloud}/{spec.name})"[:100],
+        description="Used by the Anyscale operator's Ray pods through Workload Identity: the bucket only",
+        opts=scope.opts(),
+    )
+    binding = gcp.serviceaccount.IAMMember(
+        f"{spec.name}-workloads-workload-identity",
+        service_account_id=account.name,
+        role=WORKLOAD_IDENTITY_ROLE,
+        member=pulumi.Output.concat(
+            "serviceAccount:",
+            known(spec.project),
+            f".svc.id.goog[{defaults.OPERATOR_NAMESPACE}/{defaults.WORKLOAD_SERVICE_ACCOUNT}]",
+        ),
+        # The project's identity pool exists once a cluster with Workload Identity does.
+        opts=scope.opts(depends_on=[cluster]),
+    )
+    grant = gcp.storage.BucketIAMMember(
+        f"{spec.name}-workloads-storage",
+        bucket=pulumi.Output.from_input(bucket_uri).apply(lambda uri: uri.removeprefix("gs://")),
+        role=WORKLOAD_BUCKET_ROLE,
+        member=pulumi.Output.concat("serviceAccount:", account.email),
+        opts=scope.opts(),
+    )
+    return WorkloadIdentity({GSA_ANNOTATION: account.email}, [account, binding, grant])

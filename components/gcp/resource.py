@@ -10,7 +10,7 @@ from components.gcp.apis import AfterApis, build_apis
 from components.gcp.bucket import build_bucket
 from components.gcp.cluster import build_cluster, cluster_kubeconfig
 from components.gcp.history import build_history_identity
-from components.gcp.identity import build_account, build_node_account
+from components.gcp.identity import build_account, build_node_account, build_workload_account
 from components.gcp.network import build_network
 from components.gcp.pools import PoolArgs, build_pools, build_system_pool
 from components.kube import kubernetes_provider
@@ -50,6 +50,7 @@ class GkeTarget(pulumi.ComponentResource):
         bucket = build_bucket(scope, spec, operator.member)
         kubeconfig = cluster_kubeconfig(spec, cluster)
         email = operator.account.email
+        workloads = build_workload_account(scope, spec, cluster, bucket.uri)
         history = (
             build_history_identity(scope, spec, cluster, bucket.uri) if spec.addons.kuberay.history_server else None
         )
@@ -78,6 +79,7 @@ class GkeTarget(pulumi.ComponentResource):
             # plugin would crash-loop and fail the atomic release.
             install_device_plugin=False,
             history_identity=history,
+            workload_identity=workloads,
             cluster_name=cluster.name,
             cluster_id=cluster.id,
             # GKE's issuer for a cluster's service account tokens (Workload Identity).

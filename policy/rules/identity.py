@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.platform import FEDERATION_AUDIENCE, OPERATOR_SUBJECT, a_or_an
+from rules.platform import FEDERATED_SUBJECTS, FEDERATION_AUDIENCE, a_or_an
 from rules.values import (
     MISSING,
     UNKNOWN,
@@ -65,17 +65,18 @@ def role_assignment_problems(props: Any, forbidden: dict[str, str]) -> list[str]
 
 
 def federated_subject_problems(props: Any) -> list[str]:
-    """The operator's identity trusts the cluster's tokens for its own service account only."""
+    """An identity trusts the cluster's tokens for one of our service accounts only: the
+    operator's or the Ray pods' (each identity its own, components/azure/identity.py)."""
     problems = []
     subject = get(props, "subject")
     known = subject is not UNKNOWN and not (isinstance(subject, str) and sample(subject) != subject)
     if subject is not UNKNOWN and not known:
         unchecked(props, "subject")  # a placeholder inside: the subject must be exactly one text
-    if known and subject != OPERATOR_SUBJECT:
+    if known and subject not in FEDERATED_SUBJECTS:
         got = "not set" if subject is MISSING else repr(subject)
         problems.append(
-            f"the federated subject is {got}: any pod running as that service account would get the operator's "
-            f"cloud identity; use exactly {OPERATOR_SUBJECT}"
+            f"the federated subject is {got}: any pod running as that service account would get this "
+            f"cloud identity; use exactly {' or '.join(FEDERATED_SUBJECTS)}"
         )
     audiences = get(props, "audiences")
     if audiences is MISSING:

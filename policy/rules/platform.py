@@ -129,12 +129,22 @@ OPERATOR_NAMESPACE = "anyscale-operator"
 OPERATOR_SERVICE_ACCOUNT = "anyscale-operator"
 # Azure: the subject (and audience) of the federated identity credential.
 OPERATOR_SUBJECT = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}"
+# Ray pods run as a service account of their own in the operator's namespace, with no
+# Kubernetes rights and a cloud identity of its own (the bucket only): the chart's
+# workloads.serviceAccount.name (anyscale-operator 1.8.0 templates/configmap_patches.yaml).
+WORKLOAD_SERVICE_ACCOUNT = "anyscale-workloads"
+WORKLOAD_SUBJECT = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{WORKLOAD_SERVICE_ACCOUNT}"
+# The service accounts a federated credential may trust.
+FEDERATED_SUBJECTS = (OPERATOR_SUBJECT, WORKLOAD_SUBJECT)
 FEDERATION_AUDIENCE = "api://AzureADTokenExchange"
 # GCP: the Workload Identity member bound to the operator's service account.
 WORKLOAD_IDENTITY_MEMBER_RE = re.compile(
-    rf"serviceAccount:[a-z0-9.:-]+\.svc\.id\.goog\[{OPERATOR_NAMESPACE}/{OPERATOR_SERVICE_ACCOUNT}\]"
+    rf"serviceAccount:[a-z0-9.:-]+\.svc\.id\.goog\[{OPERATOR_NAMESPACE}/(?:{OPERATOR_SERVICE_ACCOUNT}|{WORKLOAD_SERVICE_ACCOUNT})\]"
 )
-WORKLOAD_IDENTITY_MEMBER_FORM = f"serviceAccount:<project>.svc.id.goog[{OPERATOR_NAMESPACE}/{OPERATOR_SERVICE_ACCOUNT}]"
+WORKLOAD_IDENTITY_MEMBER_FORM = (
+    f"serviceAccount:<project>.svc.id.goog[{OPERATOR_NAMESPACE}/{OPERATOR_SERVICE_ACCOUNT}] "
+    f"(or .../{WORKLOAD_SERVICE_ACCOUNT}] for the Ray pods' account)"
+)
 
 
 # --- checks -----------------------------------------------------------------------------------

@@ -131,7 +131,7 @@ def test_operator_extension(plan: Plan) -> None:
         "networking.gateway.apiVersion": "gateway.networking.k8s.io/v1",
         "networking.gateway.ip": "${default-gateway.status.addresses[0].value}",
         "operator.serviceAccount.name": "anyscale-operator",
-        "workloads.serviceAccount.name": "anyscale-operator",
+        "workloads.serviceAccount.name": "anyscale-workloads",
         # The D16s_v5 pools' operator instance type (16 vCPU / 64 GiB less the reserve),
         # as Helm --set paths: the label key's dots escaped.
         "workloads.instanceTypes.additional.15CPU-56GB.resources.CPU": "15",

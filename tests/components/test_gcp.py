@@ -119,8 +119,8 @@ def test_operator_gets_the_same_email_and_the_project(plan: Plan) -> None:
     assert values["global"]["cloudProvider"] == "gcp"
     assert values["global"]["gcp"] == {"projectId": "my-gcp-project"}
     # The chart's service account carries iam.gke.io/gcp-service-account from iamIdentity;
-    # Ray pods use the same service account, so they get the same identity.
-    assert values["workloads"]["serviceAccount"]["name"] == "anyscale-operator"  # platform.md 3/4
+    # Ray pods run as their own account, with their own identity (test_workload_identity.py).
+    assert values["workloads"]["serviceAccount"]["name"] == "anyscale-workloads"
     assert values["networking"]["gateway"]["ip"] == "${gcp-usc1-gateway.status.addresses[0].value}"
 
 
@@ -175,8 +175,9 @@ def test_every_child_has_the_target_as_parent(plan: Plan) -> None:
         if r["type"].startswith(("gcp:", "random:", "pulumi:providers:")) and NAME in r["name"]
     ]
     # provider, cluster, 3 pools, bucket + suffix, operator SA + 2 bindings + 2 bucket
-    # grants, node SA + 2 project grants, VPC, subnet, firewall, router, NAT
-    assert len(children) == 21
+    # grants, node SA + 2 project grants, VPC, subnet, firewall, router, NAT, workloads' SA +
+    # its binding + its bucket grant
+    assert len(children) == 24
     assert {r["parent"] for r in children} == {target}
 
 
@@ -372,6 +373,7 @@ def test_bucket_access_is_on_the_bucket_only(plan: Plan) -> None:
     assert sorted((g["inputs"]["bucket"], g["inputs"]["role"], g["inputs"]["member"]) for g in grants) == [
         (BUCKET, "roles/storage.legacyBucketReader", f"serviceAccount:{EMAIL}"),
         (BUCKET, "roles/storage.objectAdmin", f"serviceAccount:{EMAIL}"),
+        (BUCKET, "roles/storage.objectAdmin", "serviceAccount:${gcp-usc1-workloads-sa.email}"),
     ]
     bucket_urn = plan.named(f"{NAME}-storage")["urn"]
     assert all(bucket_urn in g["dependsOn"] for g in grants)

@@ -335,8 +335,9 @@ def test_generic_without_credentials_sets_no_credential_keys() -> None:
         (
             {"workloads": {"serviceAccount": {"name": "mine"}}},
             "workloads.serviceAccount.name",
-            "workloads.serviceAccount.name is set by the program and cannot be overridden: the cloud identity "
-            "(Workload Identity, IRSA) is bound to the service account anyscale-operator",
+            "workloads.serviceAccount.name is set by the program and cannot be overridden: Ray pods run as the "
+            "service account anyscale-workloads the program creates, with no Kubernetes rights and a cloud identity "
+            "with the bucket only",
         ),
         (
             {"credentialMount": {"gcp": 1}},

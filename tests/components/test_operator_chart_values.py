@@ -105,7 +105,7 @@ def test_helm_values_keep_a_list_of_plain_values_as_given(operator_run: tuple[Ra
     assert values["workloads"] == {
         "enableZoneSelector": False,
         "managedNamespaces": ["ray-a", "ray-b"],
-        "serviceAccount": {"name": "anyscale-operator"},
+        "serviceAccount": {"name": "anyscale-workloads"},
     }
 
 

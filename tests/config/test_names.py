@@ -279,10 +279,12 @@ def test_forty_similar_resources_plan_without_a_collision() -> None:
     plan = run_program("test", values)
     assert len(plan.of_type("azure-native:resources:Resource")) == 41  # the clouds record and 40 registrations
     accounts = [r["inputs"]["accountId"] for r in plan.of_type("gcp:serviceaccount/account:Account")]
-    assert len(accounts) == len(set(accounts)) == 78  # the operator's and the nodes' account per resource
+    # The operator's, the nodes' and the Ray pods' account per resource.
+    assert len(accounts) == len(set(accounts)) == 117
     assert all(6 <= len(a) <= 30 for a in accounts)
     # Cut (anyscale-ml-platform-gcp-usc1-<n> is 31-32 characters) and told apart by the hash;
     # gcp-usc1-1's is 31: "anyscale-ml-platform-gc" + "-" + sha256(...)[:6].
     assert "anyscale-ml-platform-gc-6e0545" in accounts
+    assert "workloads-ml-platform-g-388e6a" in accounts  # gcp-usc1-1's, cut the same way
     urns = [r["urn"] for r in plan.resources]
     assert len(urns) == len(set(urns))

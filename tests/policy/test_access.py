@@ -282,6 +282,10 @@ def test_principal_vs_client(plan):
 def test_federated_subject(plan):
     rec = record(plan, "default-operator-federation")
     assert validate("identity-federated-subject", rec) == []
+    # The Ray pods' identity trusts their own account (components/azure/identity.py).
+    workloads = record(plan, "default-workload-federation")
+    assert workloads["inputs"]["subject"] == "system:serviceaccount:anyscale-operator:anyscale-workloads"
+    assert validate("identity-federated-subject", workloads) == []
     for subject in ("system:serviceaccount:default:default", "system:serviceaccount:anyscale-operator:*", ""):
         bad = copy.deepcopy(rec)
         bad["inputs"]["subject"] = subject
@@ -451,6 +455,7 @@ def test_gcp_workload_identity_violations(plan, member):
     [
         "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/anyscale-operator]",
         "serviceAccount:${gcp-usc1-operator-sa.project}.svc.id.goog[anyscale-operator/anyscale-operator]",
+        "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/anyscale-workloads]",
         "${some.member}",
     ],
 )

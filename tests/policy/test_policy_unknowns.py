@@ -375,6 +375,7 @@ def test_the_dev_stack_names_what_it_could_not_check(dev_plan):
         ("default-operator-acrpush", "identity-role-assignments", "scope"),
         ("default-operator-acrtasks", "identity-role-assignments", "scope"),
         ("default-operator-storage", "identity-role-assignments", "scope"),
+        ("default-workload-storage", "identity-role-assignments", "scope"),  # the container's ID
     ]
 
 
@@ -384,6 +385,7 @@ def test_the_example_stack_names_what_it_could_not_check(example_plan):
         ("default-operator-acrpush", "identity-role-assignments", "scope"),
         ("default-operator-acrtasks", "identity-role-assignments", "scope"),
         ("default-operator-storage", "identity-role-assignments", "scope"),
+        ("default-workload-storage", "identity-role-assignments", "scope"),  # the container's ID
         ("gcp-usc1-gke", "gke-default-network", "network"),
         # The default pool runs as the nodes' account, another resource's output.
         ("gcp-usc1-gke", "gke-node-service-account", "nodeConfig.serviceAccount"),
@@ -396,17 +398,17 @@ def test_the_example_stack_names_what_it_could_not_check(example_plan):
 @pytest.mark.parametrize(
     ("stack", "expected"),
     [
-        ("dev", {"identity-role-assignments": 4, "registration-properties": 1}),
+        ("dev", {"identity-role-assignments": 5, "registration-properties": 1}),
         (
             "example",
             {
                 "gke-default-network": 1,
                 "gke-node-service-account": 4,
-                "identity-aws-policies": 1,
-                "identity-aws-trust": 3,
-                "identity-role-assignments": 4,
+                "identity-aws-policies": 2,
+                "identity-aws-trust": 4,
+                "identity-role-assignments": 5,
                 "registration-properties": 3,
-                "storage-gcs-secure": 2,
+                "storage-gcs-secure": 3,
                 "storage-s3-secure": 1,
                 "storage-s3-tls-only": 1,
             },
@@ -420,7 +422,7 @@ def test_a_first_preview_names_the_outputs_of_new_resources(stack, expected):
     for _, policy, _ in advisories(first):
         found[policy] = found.get(policy, 0) + 1
     assert found == expected
-    assert sum(found.values()) == {"dev": 5, "example": 20}[stack]
+    assert sum(found.values()) == {"dev": 6, "example": 24}[stack]
 
 
 def test_preflight_policy_prints_the_advisory(dev_plan):
@@ -431,4 +433,4 @@ def test_preflight_policy_prints_the_advisory(dev_plan):
         "  [advisory] identity-role-assignments: can't run during preview: could not check scope: unknown until "
         "apply; checked again on pulumi up\n"
     ) in text
-    assert text.endswith("0 mandatory, 6 advisory violation(s) in 5 resource(s) of 37 (dev)")
+    assert text.endswith("0 mandatory, 7 advisory violation(s) in 6 resource(s) of 41 (dev)")
