@@ -2,7 +2,7 @@
 
 One stack with a GPU pool of every GPU type the spec accepts on AKS, EKS and GKE; the
 scheduling view is computed from its plan and checked against the operator chart's own
-values (shared/reference/anyscale-operator-1.8.0-values.yaml, read here, not imported
+values (tests/charts/anyscale-operator-1.8.0/values.yaml, read here, not imported
 from the code under test), with the expected labels as literals.
 """
 
@@ -22,7 +22,7 @@ from preflight.scheduling import render_scheduling, scheduling
 from tests.cli import preflight_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
-CHART_VALUES = ROOT.parent / "shared" / "reference" / "anyscale-operator-1.8.0-values.yaml"
+CHART_VALUES = ROOT / "tests" / "charts" / "anyscale-operator-1.8.0" / "values.yaml"
 
 # GPU type -> (instance type, node-selector value the pool must carry), per provider.
 # The values are the chart's workloads.accelerator.nodeSelectors (1.8.0), as literals.
@@ -109,8 +109,6 @@ def plan() -> Plan:
 
 @pytest.fixture(scope="module")
 def chart_selectors() -> dict[str, dict[str, str]]:
-    if not CHART_VALUES.exists():
-        pytest.skip("shared/reference is not here")
     values = yaml.safe_load(CHART_VALUES.read_text())
     return values["workloads"]["accelerator"]["nodeSelectors"]
 
