@@ -16,8 +16,8 @@ from tests.example_spec import standalone
 from tests.raw_inputs import Raw, run_raw
 
 ROOT = Path(__file__).resolve().parents[2]
-# The chart's keys, as the policy pack keeps them (test_policy checks that copy against
-# shared/reference where that folder is present).
+# The chart's keys, as the policy pack keeps them (tests/policy/test_clusters.py checks that copy
+# against the list in tests/fixtures/reference).
 CHART_KEYS = pack_module("rules.chart_keys").TEMPLATE_KEYS
 
 

@@ -68,8 +68,7 @@ GPU_STACK: dict[str, Any] = {
             "region": "us-west-2",
             "cluster": {
                 # EKS extended support on 2026-12-01: the Cluster Autoscaler chart of this
-                # minor (9.47.0) is the one ../shared/reference/charts holds, so it renders here;
-                # the defaults' chart (9.59.0) has no copy there yet.
+                # minor (9.47.0) renders here from tests/charts, beside the defaults' chart (9.59.0).
                 "kubernetesVersion": "1.33",
                 "nodePools": [
                     {"name": "cpu", "instanceType": "m6i.4xlarge"},
