@@ -10,10 +10,10 @@ WorkloadIdentityCredential, from the variables AKS's webhook injects into pods l
 from __future__ import annotations
 
 import pulumi
-from pulumi_azure_native import containerservice, managedidentity
+from pulumi_azure_native import containerservice
 
 from components import defaults
-from components.azure.identity import CLIENT_ID_ANNOTATION, Grants
+from components.azure.identity import CLIENT_ID_ANNOTATION, Credential, Grants, federated_identity
 from components.kuberay.history import SERVICE_ACCOUNTS
 from components.target import HistoryIdentity
 from config import AzureResource
@@ -39,33 +39,19 @@ def build_history_identity(
     """`container_id`: the ARM ID of the resource's blob container (the grant's scope)."""
     scope = grants.scope
     ctx = scope.ctx
-    identity = managedidentity.UserAssignedIdentity(
+    identity, federations = federated_identity(
+        scope,
+        spec,
+        cluster,
         f"{spec.name}-history-identity",
-        resource_name_=azure_history_identity_name(ctx.cloud_name, spec.name),
-        resource_group_name=ctx.resource_group_name,
-        location=spec.region,
-        tags=ctx.tags,
-        opts=scope.opts(),
+        azure_history_identity_name(ctx.cloud_name, spec.name),
+        [
+            Credential(
+                f"{spec.name}-history-federation-{key}", f"ray-history-{key}", f"system:serviceaccount:{ns}:{name}"
+            )
+            for key, (ns, name) in SERVICE_ACCOUNTS.items()
+        ],
     )
-    issuer = cluster.oidc_issuer_profile.apply(lambda p: p.issuer_url if p else None)
-    federations: list[pulumi.Resource] = []
-    previous: list[pulumi.Resource] = []
-    for key, (namespace, name) in SERVICE_ACCOUNTS.items():
-        federation = managedidentity.FederatedIdentityCredential(
-            f"{spec.name}-history-federation-{key}",
-            federated_identity_credential_resource_name=f"ray-history-{key}",
-            resource_name_=identity.name,
-            resource_group_name=ctx.resource_group_name,
-            issuer=issuer,
-            subject=f"system:serviceaccount:{namespace}:{name}",
-            audiences=[defaults.FEDERATED_AUDIENCE],
-            # One at a time: concurrent writes of one identity's federated credentials fail
-            # (learn.microsoft.com/entra/workload-id/workload-identity-federation-considerations,
-            # "Concurrent updates aren't supported").
-            opts=scope.opts(depends_on=previous),
-        )
-        federations.append(federation)
-        previous = [federation]
     grant = grants.grant(
         f"{spec.name}-history-storage", identity.principal_id, defaults.ROLE_STORAGE_BLOB_DATA_CONTRIBUTOR, container_id
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -74,25 +74,66 @@ class OperatorIdentity:
     federation: managedidentity.FederatedIdentityCredential
 
 
-def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster) -> OperatorIdentity:
+@dataclass(frozen=True)
+class Credential:
+    """One federated credential of an identity: its Pulumi name, its name in Azure and the
+    Kubernetes service account it trusts (`system:serviceaccount:<namespace>:<name>`)."""
+
+    logical: str
+    name: str
+    subject: str
+
+
+def federated_identity(
+    scope: Scope,
+    spec: AzureResource,
+    cluster: containerservice.ManagedCluster,
+    logical: str,
+    name: str,
+    credentials: Sequence[Credential],
+    import_: str | None = None,
+) -> tuple[managedidentity.UserAssignedIdentity, list[managedidentity.FederatedIdentityCredential]]:
+    """A user-assigned identity in the resource's region, federated to the cluster's OIDC
+    issuer for each of `credentials`, one after another: concurrent writes of one identity's
+    federated credentials fail (learn.microsoft.com/entra/workload-id/
+    workload-identity-federation-considerations, "Concurrent updates aren't supported")."""
     ctx = scope.ctx
     identity = managedidentity.UserAssignedIdentity(
-        f"{spec.name}-operator-identity",
-        resource_name_=spec.adopt.name_of("identity") or azure_identity_name(ctx.cloud_name, spec.name),
+        logical,
+        resource_name_=name,
         resource_group_name=ctx.resource_group_name,
         location=spec.region,
         tags=ctx.tags,
-        opts=scope.opts(import_=spec.adopt.identity),
+        opts=scope.opts(import_=import_),
     )
-    federation = managedidentity.FederatedIdentityCredential(
-        f"{spec.name}-operator-federation",
-        federated_identity_credential_resource_name="anyscale-operator",
-        resource_name_=identity.name,
-        resource_group_name=ctx.resource_group_name,
-        issuer=cluster.oidc_issuer_profile.apply(lambda p: p.issuer_url if p else None),
-        subject=defaults.WORKLOAD_IDENTITY_SUBJECT,
-        audiences=[defaults.FEDERATED_AUDIENCE],
-        opts=scope.opts(),
+    issuer = cluster.oidc_issuer_profile.apply(lambda p: p.issuer_url if p else None)
+    federations: list[managedidentity.FederatedIdentityCredential] = []
+    for credential in credentials:
+        federations.append(
+            managedidentity.FederatedIdentityCredential(
+                credential.logical,
+                federated_identity_credential_resource_name=credential.name,
+                resource_name_=identity.name,
+                resource_group_name=ctx.resource_group_name,
+                issuer=issuer,
+                subject=credential.subject,
+                audiences=[defaults.FEDERATED_AUDIENCE],
+                opts=scope.opts(depends_on=federations[-1:]),
+            )
+        )
+    return identity, federations
+
+
+def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.ManagedCluster) -> OperatorIdentity:
+    ctx = scope.ctx
+    identity, (federation,) = federated_identity(
+        scope,
+        spec,
+        cluster,
+        f"{spec.name}-operator-identity",
+        spec.adopt.name_of("identity") or azure_identity_name(ctx.cloud_name, spec.name),
+        [Credential(f"{spec.name}-operator-federation", "anyscale-operator", defaults.WORKLOAD_IDENTITY_SUBJECT)],
+        import_=spec.adopt.identity,
     )
     return OperatorIdentity(identity, federation)
 
@@ -110,24 +151,13 @@ def build_workload_identity(
     (anyscale-operator 1.8.0 templates/configmap_patches.yaml, when cloudProvider is azure)."""
     scope = grants.scope
     ctx = scope.ctx
-    identity = managedidentity.UserAssignedIdentity(
+    identity, (federation,) = federated_identity(
+        scope,
+        spec,
+        cluster,
         f"{spec.name}-workload-identity",
-        resource_name_=azure_workload_identity_name(ctx.cloud_name, spec.name),
-        resource_group_name=ctx.resource_group_name,
-        location=spec.region,
-        tags=ctx.tags,
-        opts=scope.opts(),
-    )
-    # One credential on this identity: nothing to serialise (build_history_identity has two).
-    federation = managedidentity.FederatedIdentityCredential(
-        f"{spec.name}-workload-federation",
-        federated_identity_credential_resource_name=defaults.WORKLOAD_SERVICE_ACCOUNT,
-        resource_name_=identity.name,
-        resource_group_name=ctx.resource_group_name,
-        issuer=cluster.oidc_issuer_profile.apply(lambda p: p.issuer_url if p else None),
-        subject=defaults.WORKLOAD_SUBJECT,
-        audiences=[defaults.FEDERATED_AUDIENCE],
-        opts=scope.opts(),
+        azure_workload_identity_name(ctx.cloud_name, spec.name),
+        [Credential(f"{spec.name}-workload-federation", defaults.WORKLOAD_SERVICE_ACCOUNT, defaults.WORKLOAD_SUBJECT)],
     )
     made: list[pulumi.Resource] = [identity, federation]
     if container_id is not None:
