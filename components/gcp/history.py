@@ -5,11 +5,14 @@ project role): the operator's account can do more than the History Server needs.
 
 from __future__ import annotations
 
+import functools
+
 import pulumi
 import pulumi_gcp as gcp
 
 from components.cloud_args import known
 from components.gcp.identity import WORKLOAD_IDENTITY_ROLE
+from components.gcp.names import workload_identity_member
 from components.kuberay.history import SERVICE_ACCOUNTS
 from components.scope import Scope
 from components.target import HistoryIdentity
@@ -42,7 +45,9 @@ def build_history_identity(
             f"{spec.name}-history-workload-identity-{key}",
             service_account_id=account.name,
             role=WORKLOAD_IDENTITY_ROLE,
-            member=pulumi.Output.concat("serviceAccount:", known(spec.project), f".svc.id.goog[{namespace}/{name}]"),
+            member=pulumi.Output.from_input(known(spec.project)).apply(
+                functools.partial(workload_identity_member, namespace=namespace, name=name)
+            ),
             # The project's identity pool exists once a cluster with Workload Identity does.
             opts=scope.opts(depends_on=[cluster]),
         )

@@ -119,10 +119,10 @@ def build_workload_account(
         f"{spec.name}-workloads-workload-identity",
         service_account_id=account.name,
         role=WORKLOAD_IDENTITY_ROLE,
-        member=pulumi.Output.concat(
-            "serviceAccount:",
-            known(spec.project),
-            f".svc.id.goog[{defaults.OPERATOR_NAMESPACE}/{defaults.WORKLOAD_SERVICE_ACCOUNT}]",
+        member=pulumi.Output.from_input(known(spec.project)).apply(
+            lambda project: workload_identity_member(
+                project, defaults.OPERATOR_NAMESPACE, defaults.WORKLOAD_SERVICE_ACCOUNT
+            )
         ),
         # The project's identity pool exists once a cluster with Workload Identity does.
         opts=scope.opts(depends_on=[cluster]),

@@ -13,9 +13,11 @@ AUTH_PLUGIN_HINT = (
 )
 
 
-def workload_identity_member(project: str) -> str:
-    """The operator's Kubernetes service account, as Workload Identity names it."""
-    return f"serviceAccount:{project}.svc.id.goog[{defaults.OPERATOR_NAMESPACE}/{defaults.OPERATOR_SERVICE_ACCOUNT}]"
+def workload_identity_member(
+    project: str, namespace: str = defaults.OPERATOR_NAMESPACE, name: str = defaults.OPERATOR_SERVICE_ACCOUNT
+) -> str:
+    """A Kubernetes service account (the operator's by default), as Workload Identity names it."""
+    return f"serviceAccount:{project}.svc.id.goog[{namespace}/{name}]"
 
 
 def kubeconfig(name: str, endpoint: str, ca_certificate: str) -> str:
