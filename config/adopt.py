@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 
 from config.types import Strict, fail
+from policy.rules.platform import REGISTRATION_PROPERTIES, REGISTRATION_READ_ONLY
 
 GUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 # ARM's resource group rule (1-90 of letters, digits, `-_.()`, not ending in `.`).
@@ -175,17 +176,8 @@ class CloudAdoptSpec(_Ids):
 
 
 # The registration's properties (platform.md 1.1) as `az resource show --query properties`
-# prints them; read-only ones are accepted and not compared.
-REGISTRATION_PROPERTIES = (
-    "provider",
-    "computeStack",
-    "region",
-    "cloudStorageBucketName",
-    "cloudStorageBucketEndpoint",
-    "cloudStorageBucketRegion",
-    "anyscaleOperatorIamIdentity",
-)
-READ_ONLY_PROPERTIES = ("cloudResourceId", "provisioningState")
+# prints them; read-only ones are accepted and not compared (the pack's list, platform.py).
+READ_ONLY_PROPERTIES = REGISTRATION_READ_ONLY
 
 
 class ResourceAdoptSpec(_Ids):

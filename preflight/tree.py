@@ -11,7 +11,7 @@ import textwrap
 from collections import Counter
 from typing import Any
 
-from policy.rules.platform import AZURE_ROLES
+from policy.rules.platform import AZURE_ROLES, REGISTRATION_PROPERTIES
 from preflight.planfile import (
     CLOUD_RESOURCE_TYPE,
     CLOUD_TYPE,
@@ -90,15 +90,7 @@ KEY_INPUTS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("gcp:serviceaccount:Account", ("accountId", "project")),
 ]
-REGISTRATION_ORDER = (
-    "provider",
-    "computeStack",
-    "region",
-    "cloudStorageBucketName",
-    "cloudStorageBucketEndpoint",
-    "cloudStorageBucketRegion",
-    "anyscaleOperatorIamIdentity",
-)  # platform.md 1.1
+REGISTRATION_ORDER = REGISTRATION_PROPERTIES  # platform.md 1.1
 GENERIC_PREFERRED = ("name", "version", "location", "region", "size", "count", "sku", "type", "namespace")
 GENERIC_LIMIT = 4
 # A Kubernetes object's type already says apiVersion and kind; the resource group is

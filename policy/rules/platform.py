@@ -26,6 +26,18 @@ PROVIDERS = ("Azure", "AWS", "GCP", "Generic")
 # read-only fields (cloudResourceId, provisioningState) are not listed: azure-native diffs
 # the stored inputs, never the outputs, and one that a refresh copies into the stored
 # inputs then shows as a removal, an update, never a replacement.
+# The registration's properties in the platform's order (platform.md 1.1), and the ones the
+# platform fills in itself (read-only: accepted, never compared).
+REGISTRATION_PROPERTIES = (
+    "provider",
+    "computeStack",
+    "region",
+    "cloudStorageBucketName",
+    "cloudStorageBucketEndpoint",
+    "cloudStorageBucketRegion",
+    "anyscaleOperatorIamIdentity",
+)
+REGISTRATION_READ_ONLY = ("cloudResourceId", "provisioningState")
 REGISTRATION_REPLACING_PATHS = (
     "resourceName",
     "location",
@@ -33,13 +45,7 @@ REGISTRATION_REPLACING_PATHS = (
     "resourceGroupName",
     "resourceProviderNamespace",
     "resourceType",
-    "properties.provider",
-    "properties.computeStack",
-    "properties.region",
-    "properties.cloudStorageBucketName",
-    "properties.cloudStorageBucketEndpoint",
-    "properties.cloudStorageBucketRegion",
-    "properties.anyscaleOperatorIamIdentity",
+    *(f"properties.{key}" for key in REGISTRATION_PROPERTIES),
 )
 NAME_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
 MAX_NAME = 256

@@ -10,6 +10,8 @@ from typing import Any
 from rules.plan_records import GENERIC_RESOURCE
 from rules.platform import (
     PROVIDERS,
+    REGISTRATION_PROPERTIES,
+    REGISTRATION_READ_ONLY,
     REGISTRATION_REPLACING_PATHS,
     a_or_an,
     azure_endpoint_problem,
@@ -22,18 +24,10 @@ from rules.values import MISSING, UNKNOWN, forget, get, in_passing, is_map, keys
 
 NAMESPACE = "anyscale.platform"
 ARM_TYPE = "anyscale.platform/clouds/cloudresources"
-KNOWN_PROPERTIES = (
-    "provider",
-    "computeStack",
-    "region",
-    "cloudStorageBucketName",
-    "cloudStorageBucketEndpoint",
-    "cloudStorageBucketRegion",
-    "anyscaleOperatorIamIdentity",
-)
+KNOWN_PROPERTIES = REGISTRATION_PROPERTIES
 # The ARM type marks these required; the endpoint is sent as "" where it does not apply.
 REQUIRED_PROPERTIES = ("provider", "computeStack", "region", "cloudStorageBucketName", "cloudStorageBucketEndpoint")
-READ_ONLY = {"cloudResourceId", "provisioningState"}
+READ_ONLY = set(REGISTRATION_READ_ONLY)
 
 
 def is_registration(resource_type: str, props: Any) -> bool:
