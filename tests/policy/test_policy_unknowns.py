@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy, StackValidationPolicy
+from pulumi_policy.proxy import _DictProxy
 from pulumi_policy.proxy import UnknownValueError
 
 from preflight import policy as runner
@@ -91,15 +92,57 @@ def names(finding: tuple[str, str], path: str) -> bool:
     return any(path == n or path.startswith((n + ".", n + "[")) for n in named)
 
 
-def messages(record: dict[str, Any], graph: Graph) -> set[tuple[str, str]]:
+_READ: set[int] = set()  # ids of the watched props a policy read during its run
+
+
+class _WatchedProps(_DictProxy):
+    """The SDK's proxy of a resource's inputs, noting that a policy read them (every read of a
+    Mapping goes through these four). A policy that never read a record's inputs ran the same
+    as it would have with any other inputs there (the policies are pure functions of their
+    arguments), so it cannot find anything new when one of them becomes None: the sweeps
+    below run, for each record, only the policies that read its inputs, and compare every
+    finding of every policy that could change."""
+
+    def __getitem__(self, key: Any) -> Any:
+        _READ.add(id(self))
+        return super().__getitem__(key)
+
+    def __iter__(self) -> Iterator[Any]:
+        _READ.add(id(self))
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        _READ.add(id(self))
+        return super().__len__()
+
+    def __contains__(self, key: Any) -> bool:
+        _READ.add(id(self))
+        return super().__contains__(key)
+
+
+def watched(props: Any) -> int:
+    assert isinstance(props, _DictProxy)
+    props.__class__ = _WatchedProps
+    return id(props)
+
+
+def resource_findings(
+    record: dict[str, Any], graph: Graph, policies: list[ResourceValidationPolicy]
+) -> tuple[set[tuple[str, str]], list[ResourceValidationPolicy]]:
+    """What `policies` report for `record`, and which of them read its inputs."""
     found: set[tuple[str, str]] = set()
-    for policy in RESOURCE_POLICIES:
+    readers = []
+    for policy in policies:
         args = runner.resource_args(record, graph, runner.policy_settings(policy.name, {}))
+        watch = watched(args.props)
+        _READ.clear()
         for violation in runner.run(
             policy, EnforcementLevel.MANDATORY, functools.partial(policy.validate, args), record["urn"]
         ):
             found.add((policy.name, violation.message))
-    return found
+        if watch in _READ:
+            readers.append(policy)
+    return found, readers
 
 
 @pytest.mark.parametrize("plan", ["example", "gpu", "aws", "gcp", "generic"])
@@ -109,10 +152,12 @@ def test_none_where_a_value_was_is_never_a_new_violation(plan: str) -> None:
     graph = Graph(records)
     new: list[tuple[str, tuple[str | int, ...], tuple[str, str]]] = []
     checked = unchecked = 0
+    read_somewhere: set[str] = set()
     for record in records:
-        before = messages(record, graph)
+        before, readers = resource_findings(record, graph, RESOURCE_POLICIES)
+        read_somewhere.update(policy.name for policy in readers)
         for path in paths(record["inputs"]):
-            for finding in messages(with_none(record, path), graph) - before:
+            for finding in resource_findings(with_none(record, path), graph, readers)[0] - before:
                 if names(finding, spelled(path)):
                     unchecked += 1
                 else:
@@ -120,16 +165,25 @@ def test_none_where_a_value_was_is_never_a_new_violation(plan: str) -> None:
             checked += 1
     assert checked > 50  # every property, at every depth
     assert unchecked > 0  # and some of them are what a policy checks
+    assert len(read_somewhere) > 3  # the watch sees reads (a watch that saw none would check nothing)
     assert new == [], "\n".join(map(repr, new))
 
 
-def stack_findings(records: list[dict[str, Any]]) -> set[tuple[str, str | None, str]]:
+def stack_findings(
+    records: list[dict[str, Any]], policies: list[StackValidationPolicy], only: int | None = None
+) -> tuple[set[tuple[str, str | None, str]], dict[str, set[int]]]:
+    """What `policies` report for the plan, and, per policy, the indexes of the records whose
+    inputs it read (of the record at `only`, or of every record when None)."""
     found: set[tuple[str, str | None, str]] = set()
-    args = runner.stack_args(records)
-    for policy in STACK_POLICIES:
+    read: dict[str, set[int]] = {}
+    for policy in policies:
+        args = runner.stack_args(records)
+        watches = {watched(r.props): i for i, r in enumerate(args.resources) if only is None or i == only}
+        _READ.clear()
         for violation in runner.run(policy, EnforcementLevel.MANDATORY, functools.partial(policy.validate, args), None):
             found.add((policy.name, violation.urn, violation.message))
-    return found
+        read[policy.name] = {i for watch, i in watches.items() if watch in _READ}
+    return found, read
 
 
 def test_none_where_a_value_was_is_never_a_new_stack_violation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,10 +202,15 @@ def test_none_where_a_value_was_is_never_a_new_stack_violation(monkeypatch: pyte
             return built[id(record)]
 
         monkeypatch.setattr(runner, name, once)
-    before = stack_findings(records)
+    before, read = stack_findings(records, STACK_POLICIES)
     assert not [f for f in before if f[0] == "registration-order"]  # the chain as recorded is right
+    assert sum(map(len, read.values())) > 10  # the watch sees reads (one that saw none would check nothing)
     new = []
     for index, record in enumerate(records):
+        # Only a policy that read this record's inputs can see it change (see _WatchedProps).
+        readers = [policy for policy in STACK_POLICIES if index in read[policy.name]]
+        if not readers:
+            continue
         for path in paths(record["inputs"]):
             if len(path) > 2:
                 continue
@@ -159,7 +218,7 @@ def test_none_where_a_value_was_is_never_a_new_stack_violation(monkeypatch: pyte
             where = f"{record['name']}.{spelled(path)}"
             new += [
                 (record["name"], path, finding)
-                for finding in stack_findings(changed) - before
+                for finding in stack_findings(changed, readers, index)[0] - before
                 if not names((finding[0], finding[2]), where)
             ]
     assert new == [], "\n".join(map(repr, new))
