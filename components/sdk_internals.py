@@ -162,6 +162,34 @@ UNKNOWN_BOOLEAN_VALUE: Any = pulumi_policy.proxy.UNKNOWN_BOOLEAN_VALUE
 unknown_checking_proxy: Callable[[Any], Any] = pulumi_policy.proxy.unknown_checking_proxy
 
 
+# The class of the maps behind that proxy (tests watch which a policy reads).
+DictProxy: type = pulumi_policy.proxy._DictProxy
+
+
+class _ReadOnlyDictProxy(pulumi_policy.proxy._DictProxy):
+    """The SDK's proxy of a map that refuses writes (its own `__setitem__` writes through)."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise TypeError(f"a policy wrote {key!r} into a resource's inputs: policies read them, never write")
+
+
+def read_only_unknown_checking_proxy(props: Any) -> Any:
+    """`unknown_checking_proxy` whose maps refuse writes, at every depth (its lists are
+    read-only already): one view of a resource's inputs that every policy of a run can read
+    in turn, where the engine builds one per policy. Sharing it is the same only because no
+    policy can write into it."""
+    proxy = unknown_checking_proxy(props)
+    pending = [proxy]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, pulumi_policy.proxy._DictProxy):
+            node.__class__ = _ReadOnlyDictProxy
+            pending.extend(node["__target"].values())
+        elif isinstance(node, pulumi_policy.proxy._ListProxy):
+            pending.extend(node["__target"])
+    return proxy
+
+
 def resource_validation(policy: Any) -> Any:
     """The validation function (or list of them) a ResourceValidationPolicy was made with."""
     return policy._ResourceValidationPolicy__validate

@@ -107,9 +107,22 @@ def policy(
         "url": url_of(name),
     }
     if check is not None:
-        return ResourceValidationPolicy(validate=_resource_validate(check, on, schema), **common)
+        made = ResourceValidationPolicy(validate=_resource_validate(check, on, schema), **common)
+        _TYPES[id(made)] = on
+        return made
     assert stack_check is not None
     return StackValidationPolicy(validate=_stack_validate(stack_check, schema), **common)
+
+
+_TYPES: dict[int, tuple[str, ...]] = {}  # a resource policy's `on`, by the policy's id
+
+
+def applies(policy: Any, resource_type: str) -> bool:
+    """Whether a resource policy of this pack can report anything for a resource of this
+    type: one made `on` other types returns before it reads anything else, so a runner may
+    skip it (`preflight policy` does; the engine calls it and gets nothing)."""
+    on = _TYPES.get(id(policy), ())
+    return not on or type_is(resource_type, *on)
 
 
 def _resource_validate(

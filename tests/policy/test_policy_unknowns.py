@@ -26,9 +26,9 @@ from typing import Any
 
 import pytest
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy, StackValidationPolicy
-from pulumi_policy.proxy import _DictProxy
 from pulumi_policy.proxy import UnknownValueError
 
+from components.sdk_internals import DictProxy
 from preflight import policy as runner
 from preflight.planfile import Graph
 from preflight.runtime import Plan
@@ -95,7 +95,7 @@ def names(finding: tuple[str, str], path: str) -> bool:
 _READ: set[int] = set()  # ids of the watched props a policy read during its run
 
 
-class _WatchedProps(_DictProxy):
+class _WatchedProps(DictProxy):  # type: ignore[misc,valid-type]
     """The SDK's proxy of a resource's inputs, noting that a policy read them (every read of a
     Mapping goes through these four). A policy that never read a record's inputs ran the same
     as it would have with any other inputs there (the policies are pure functions of their
@@ -121,7 +121,7 @@ class _WatchedProps(_DictProxy):
 
 
 def watched(props: Any) -> int:
-    assert isinstance(props, _DictProxy)
+    assert isinstance(props, DictProxy)
     props.__class__ = _WatchedProps
     return id(props)
 
