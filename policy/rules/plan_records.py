@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pulumi_policy import PolicyResource
+if TYPE_CHECKING:  # only a type here: `preflight diff` and `cost` start without the policy SDK
+    from pulumi_policy import PolicyResource
 
 from .values import MISSING, UNKNOWN, elements, get, in_passing, is_map, type_is
 

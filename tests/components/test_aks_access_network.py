@@ -368,7 +368,7 @@ def test_default_plan_has_no_network_of_its_own(default_plan: Plan) -> None:
 
 @pytest.fixture(scope="module")
 def created_plan() -> Plan:
-    return run_program(
+    return recorded(
         "test",
         values_with(
             {
@@ -442,7 +442,7 @@ def test_cluster_identity_is_network_contributor_on_the_created_subnet_only(crea
 
 def test_a_grant_on_a_subnet_in_another_subscription_names_that_subscription() -> None:
     other = SUBNET_ID.replace("0b1f6471-1bf0-4dda-aec3-111122223333", "5c2e8d41-9a7b-4c3d-8e2f-444455556666")
-    plan = run_program("test", values_with({"network": {"existingSubnetId": other}}))
+    plan = recorded("test", values_with({"network": {"existingSubnetId": other}}))
     grant = inputs(plan, "default-cluster-network")
     assert grant["scope"] == other
     assert grant["roleDefinitionId"] == (
@@ -465,14 +465,14 @@ def test_storage_admits_the_created_subnet_and_stays_open_to_the_console(created
 
 
 def test_no_storage_rule_for_a_bucket_in_another_region() -> None:
-    plan = run_program("test", values_with({"network": {}}, storage={"region": "westus3"}))
+    plan = recorded("test", values_with({"network": {}}, storage={"region": "westus3"}))
     assert "networkRuleSet" not in inputs(plan, "default-storage")
     assert inputs(plan, "default-nodes")["serviceEndpoints"] == [{"service": "Microsoft.Storage"}]
 
 
 @pytest.fixture(scope="module")
 def existing_plan() -> Plan:
-    return run_program(
+    return recorded(
         "test",
         values_with(
             {"network": {"existingSubnetId": SUBNET_ID, "dataplane": "cilium"}, "apiServer": {"private": True}}
@@ -560,7 +560,7 @@ def test_spn_kubeconfig_keeps_tenant_not_the_aks_client(monkeypatch: pytest.Monk
 def test_admin_groups_with_local_accounts_on() -> None:
     """Entra ID for people, the local admin credential for the program: the plan's kubeconfig
     stays the admin one (no kubelogin needed where `pulumi up` runs)."""
-    aks = inputs(run_program("test", values_with({"adminGroupObjectIds": [GROUP]})), "default-aks")
+    aks = inputs(recorded("test", values_with({"adminGroupObjectIds": [GROUP]})), "default-aks")
     assert aks["aadProfile"] == {"managed": True, "enableAzureRBAC": True, "adminGroupObjectIDs": [GROUP]}
     assert aks["disableLocalAccounts"] is False
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from config import SpecError, load_spec
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
 from tests.plans import recorded
 
@@ -74,7 +74,7 @@ def test_default_window_covers_both_aks_schedules(default_plan: Plan) -> None:
 
 
 def test_configured_window() -> None:
-    plan = run_program(
+    plan = recorded(
         "test",
         values_with(
             {"maintenance": {"dayOfWeek": "Saturday", "startTime": "22:30", "durationHours": 6, "utcOffset": "-07:00"}}
@@ -150,7 +150,7 @@ def test_autoscaled_count_is_never_fought(default_plan: Plan) -> None:
     ],
 )
 def test_pools_wait_for_the_subnet_grant(network: dict[str, Any]) -> None:
-    plan = run_program("test", values_with({"network": network}))
+    plan = recorded("test", values_with({"network": network}))
     assert GRANT in {r["urn"] for r in plan.resources}
     for name in ("default-pool-cpu", "default-pool-cpuspot"):
         assert GRANT in plan.named(name)["dependsOn"], name

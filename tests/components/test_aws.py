@@ -11,8 +11,9 @@ import pytest
 from components.aws.policies import irsa_trust_policy
 from components.aws.resource import PROXY_SERVICE_ANNOTATIONS
 from config.data import versions
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 # Importing pulumi_aws warns about its deprecated *V2 S3 classes; we use none of them
 # (test_bucket_is_kept_and_uses_the_current_sdk_types checks it).
@@ -36,7 +37,7 @@ def two_resources(values: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def plan() -> Plan:
     # Module-scoped, so it calls what the function-scoped `example_values`/`run` fixtures wrap.
-    return run_program("test", two_resources(stack_values("example")))
+    return recorded("test", two_resources(stack_values("example")))
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,7 @@ def variant() -> Plan:
         },
         {"name": "aws-byob", "provider": "AWS", "region": "us-east-1", "storage": {"bucket": "s3://existing-data"}},
     ]
-    return run_program("test", values)
+    return recorded("test", values)
 
 
 def of_resource(plan: Plan, resource: str) -> list[dict[str, Any]]:

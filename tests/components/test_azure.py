@@ -10,9 +10,10 @@ import pytest
 
 from components.addons.gateway import certificate_secret_names
 from preflight.policy import pack_module
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
 from tests.example_spec import standalone
+from tests.plans import recorded
 from tests.raw_inputs import Raw, run_raw
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -318,7 +319,7 @@ def test_node_pools_taints_labels(plan: Plan) -> None:
 
 
 def test_gpu_pool_and_device_plugin() -> None:
-    plan = run_program(
+    plan = recorded(
         "example-azure",
         {
             **stack_values("example"),
@@ -434,7 +435,7 @@ def test_existing_bucket_is_used_as_given() -> None:
         "bucket": "abfss://data@mylogs.dfs.core.windows.net",
         "endpoint": "https://mylogs.blob.core.windows.net",
     }
-    plan = run_program("test", values)
+    plan = recorded("test", values)
     assert not plan.of_type("azure-native:storage:StorageAccount")
     props = inputs(plan, "default-registration")["properties"]
     assert props["cloudStorageBucketName"] == "abfss://data@mylogs.dfs.core.windows.net"
@@ -444,7 +445,7 @@ def test_existing_bucket_is_used_as_given() -> None:
 def test_protection_on_by_default() -> None:
     values = stack_values("dev")
     del values["anyscale-cloud:cloud"]["protect"]
-    plan = run_program("test", values)
+    plan = recorded("test", values)
     for name in (
         "default-registration",
         "default-aks",
@@ -460,5 +461,5 @@ def test_protection_on_by_default() -> None:
 def test_retain_on_delete_opt_out() -> None:
     values = stack_values("dev")
     values["anyscale-cloud:resources"][0]["storage"] = {"retainOnDelete": False}
-    plan = run_program("test", values)
+    plan = recorded("test", values)
     assert plan.named("default-storage")["options"]["retainOnDelete"] is False

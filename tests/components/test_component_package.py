@@ -19,7 +19,8 @@ import pytest
 import yaml
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
+from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_FILE = ROOT / "examples" / "yaml" / "Pulumi.yaml"
@@ -266,7 +267,7 @@ def test_the_example_fits_the_schema(schema: dict[str, Any]) -> None:
 
 @pytest.fixture(scope="module")
 def constructed() -> Plan:
-    return run_program("yaml", {}, program=PROGRAM)
+    return recorded("yaml", {}, program=PROGRAM)
 
 
 @pytest.fixture(scope="module")
@@ -278,7 +279,7 @@ def stack_program() -> Plan:
         .replace("${onpremKubeconfig}", "SENTINEL-kubeconfig-from-yaml")
         .replace("${onpremCliToken}", "SENTINEL-token-from-yaml")
     )
-    return run_program("yaml", {"anyscale-cloud:cloud": properties["cloud"], "anyscale-cloud:resources": resources})
+    return recorded("yaml", {"anyscale-cloud:cloud": properties["cloud"], "anyscale-cloud:resources": resources})
 
 
 def test_the_component_registers_what_the_stack_program_does(constructed: Plan, stack_program: Plan) -> None:

@@ -20,8 +20,9 @@ from components.cloud_args import _checked, from_config, to_config
 from config import SpecError, load_spec
 from config.deferred import DeferredField, check_known, deferred_fields, input_paths, takes_output
 from config.types import Deferred
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import TODAY
+from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "tests" / "fixtures" / "programs" / "component_composed.py"
@@ -180,7 +181,7 @@ def test_an_output_that_decides_resources_is_still_refused() -> None:
 
 @pytest.fixture(scope="module")
 def composed() -> Plan:
-    return run_program("composed", {}, program=PROGRAM)
+    return recorded("composed", {}, program=PROGRAM)
 
 
 def composed_values() -> dict[str, str]:

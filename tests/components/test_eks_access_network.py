@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from config import SpecError, load_spec
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.components.test_first_preview import parity_problems
 from tests.conftest import stack_values
 from tests.example_spec import standalone
+from tests.plans import recorded
 from tests.policy.helpers import (
     POLICIES,
     edited,
@@ -66,7 +67,7 @@ def stack() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("test", stack())
+    return recorded("test", stack())
 
 
 def of(plan: Plan, resource: str, type_token: str) -> list[dict[str, Any]]:

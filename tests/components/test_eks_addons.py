@@ -12,8 +12,9 @@ import yaml
 
 from config import SpecError, load_spec
 from preflight.changes import Change, diff_plans
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")
 
@@ -36,7 +37,7 @@ def aws_values(**cluster: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("test", aws_values())
+    return recorded("test", aws_values())
 
 
 def addon(plan: Plan, name: str) -> dict[str, Any]:
@@ -68,13 +69,13 @@ def test_addon_versions_follow_the_clusters_minor(plan: Plan) -> None:
     # EKS's default for the minor, read at deploy time.
     assert addon(plan, "kube-proxy")["inputs"]["addonVersion"] == "${getAddonVersion[kube-proxy@1.36].version}"
     assert addon(plan, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.36].version}"
-    pinned = run_program("test", aws_values(kubernetesVersion="1.33"))
+    pinned = recorded("test", aws_values(kubernetesVersion="1.33"))
     assert addon(pinned, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
     assert addon(pinned, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.33].version}"
-    newer = run_program("test", aws_values(kubernetesVersion="1.34"))
+    newer = recorded("test", aws_values(kubernetesVersion="1.34"))
     assert addon(newer, "kube-proxy")["inputs"]["addonVersion"] == "v1.34.1-eksbuild.2"
     assert addon(newer, "vpc-cni")["inputs"]["addonVersion"] == "${getAddonVersion[vpc-cni@1.34].version}"
-    newest = run_program("test", aws_values(kubernetesVersion="1.35"))
+    newest = recorded("test", aws_values(kubernetesVersion="1.35"))
     assert addon(newest, "kube-proxy")["inputs"]["addonVersion"] == "${getAddonVersion[kube-proxy@1.35].version}"
 
 
@@ -121,7 +122,7 @@ def test_registration_waits_for_the_addons(plan: Plan) -> None:
 
 
 def test_first_preview_knows_the_pinned_version_and_the_cluster_name() -> None:
-    first = run_program("test", aws_values(kubernetesVersion="1.33"), first_preview=True)
+    first = recorded("test", aws_values(kubernetesVersion="1.33"), first_preview=True)
     assert addon(first, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
     assert addon(first, "coredns")["inputs"]["clusterName"] == CLUSTER
 
@@ -183,7 +184,7 @@ def scaled(min_count: int, max_count: int) -> dict[str, Any]:
         {"name": "cpu", "instanceType": "m6i.4xlarge", "minCount": min_count, "maxCount": max_count},
         {"name": "cpuspot", "instanceType": "m6i.4xlarge", "capacityType": "SPOT"},
     ]
-    return run_program("test", aws_values(nodePools=pools)).to_json()
+    return recorded("test", aws_values(nodePools=pools)).to_json()
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,10 @@ from components.gcp.names import kubeconfig
 from config.names import gcp_account_id as account_id
 from config.names import gcs_bucket_name as bucket_name
 from config.names import gke_cluster_name as cluster_name
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
 from tests.example_spec import standalone
+from tests.plans import recorded
 
 NAME = "gcp-usc1"
 EMAIL = "${gcp-usc1-operator-sa.email}"  # only GCP knows it: the mock's placeholder
@@ -52,7 +53,7 @@ def gcp_values(**resource: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("test", gcp_values())
+    return recorded("test", gcp_values())
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +75,12 @@ def gpu_plan() -> Plan:
         storage={"retainOnDelete": False},
     )
     values["anyscale-cloud:cloud"]["protect"] = True
-    return run_program("test", values)
+    return recorded("test", values)
 
 
 @pytest.fixture(scope="module")
 def existing_bucket_plan() -> Plan:
-    return run_program("test", gcp_values(storage={"bucket": "gs://ray-data-usc1", "region": "us-east1"}))
+    return recorded("test", gcp_values(storage={"bucket": "gs://ray-data-usc1", "region": "us-east1"}))
 
 
 def gcp_provider(plan: Plan) -> dict[str, Any]:

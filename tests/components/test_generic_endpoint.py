@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from config import SpecError, load_spec
-from preflight.runtime import run_program
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 EXAMPLE = stack_values("example")
 KEYS = {
@@ -70,7 +70,7 @@ def test_existing_secret_rules() -> None:
 
 
 def test_an_existing_secret_is_mounted_by_name() -> None:
-    plan = run_program(
+    plan = recorded(
         "test",
         with_storage(
             {"bucket": "s3://ray-data", "endpoint": "https://minio.dc1.example.com", "existingSecret": "minio-keys"}

@@ -13,8 +13,9 @@ import pytest
 
 from config import SpecError, load_spec
 from preflight.policy import resource_args
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
+from tests.plans import recorded
 
 EXAMPLE = stack_values("example")
 NAME = "gcp-usc1"
@@ -59,7 +60,7 @@ OPERATOR_VALUES = {
 @pytest.fixture(scope="module")
 def plan() -> Plan:
     """The example stack: GKE in a network of its own."""
-    return run_program("test", copy.deepcopy(EXAMPLE))
+    return recorded("test", copy.deepcopy(EXAMPLE))
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +94,7 @@ def custom_plan() -> Plan:
             "addressingStyle": "path",
         },
     }
-    return run_program("test", values)
+    return recorded("test", values)
 
 
 # --- GKE: the network -------------------------------------------------------------------------
@@ -292,7 +293,7 @@ def test_generic_s3_credentials(custom_plan: Plan) -> None:
 def test_generic_without_credentials_sets_no_credential_keys() -> None:
     values = copy.deepcopy(EXAMPLE)
     values["anyscale-cloud:resources"][3]["storage"] = {"bucket": "s3://ray-data"}
-    plan = run_program("test", values)
+    plan = recorded("test", values)
     values = plan.named("onprem-anyscale-operator")["inputs"]["values"]
     assert "credentialMount" not in values
     assert "aws" not in values["global"]
@@ -586,7 +587,7 @@ def test_enabled_apis_add_to_the_dependencies_a_resource_asked_for(plan: Plan) -
     # replace it. Compared resource by resource with the same stack without enableApis.
     values = copy.deepcopy(EXAMPLE)
     values["anyscale-cloud:resources"][2]["enableApis"] = True
-    with_apis = run_program("test", values)
+    with_apis = recorded("test", values)
     apis = {r["urn"] for r in with_apis.of_type("gcp:projects/service:Service")}
     assert len(apis) == 6  # cloudresourcemanager, compute, container, iam, iamcredentials, storage
     before = {r["urn"]: set(r["dependsOn"]) for r in plan.resources}

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
 from tests.example_spec import standalone
+from tests.plans import recorded
 
 NAME = "gcp-usc1"
 NETWORK = "anyscale-ml-platform-gcp-usc1"
@@ -28,12 +29,12 @@ def gcp_values(**cluster: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("test", gcp_values())
+    return recorded("test", gcp_values())
 
 
 @pytest.fixture(scope="module")
 def existing() -> Plan:
-    return run_program(
+    return recorded(
         "test",
         gcp_values(
             network="shared-vpc", subnetwork="gke-usc1", podsRangeName="gke-pods", servicesRangeName="gke-services"
@@ -98,6 +99,6 @@ def test_an_existing_network_keeps_its_own_way_out(existing: Plan) -> None:
 
 
 def test_first_preview_registers_the_router_and_nat() -> None:
-    first = run_program("test", copy.deepcopy(gcp_values()), first_preview=True)
+    first = recorded("test", copy.deepcopy(gcp_values()), first_preview=True)
     assert first.named(f"{NAME}-nat")["inputs"]["router"] == f"{NETWORK}-router"
     assert all(p["inputs"]["networkConfig"] == {"enablePrivateNodes": True} for p in pools(first))

@@ -12,8 +12,9 @@ import pytest
 
 from components.aws.history import history_bucket_policy, history_trust_policy
 from config import SpecError, load_spec
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.kuberay_stack import CLOUD, RESOURCES, problems, values_with
+from tests.plans import recorded
 
 ON: list[dict[str, Any]] = [
     {"historyServer": True, "authentication": "token"},
@@ -25,12 +26,12 @@ ON: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("history", values_with(ON))
+    return recorded("history", values_with(ON))
 
 
 @pytest.fixture(scope="module")
 def first_preview() -> Plan:
-    return run_program("history-preview", values_with(ON), first_preview=True)
+    return recorded("history-preview", values_with(ON), first_preview=True)
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:

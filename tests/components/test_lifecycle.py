@@ -13,7 +13,7 @@ import pytest
 
 from components import shipped
 from preflight.changes import diff_plans
-from preflight.runtime import condensed, run_program
+from preflight.runtime import condensed
 from tests.conftest import stack_values
 from tests.plans import recorded
 
@@ -39,7 +39,7 @@ def base_values() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def base() -> dict[str, Any]:
-    return run_program("base", base_values()).to_json()
+    return recorded("base", base_values()).to_json()
 
 
 def pool(values: dict[str, Any], index: int, name: str) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def make_spot(values: dict[str, Any]) -> None:
 def test_pool_replacements_are_delete_first(base: dict[str, Any], edit: Any, pools: dict[str, str]) -> None:
     values = base_values()
     edit(values)
-    head = run_program("base", values).to_json()
+    head = recorded("base", values).to_json()
     changes = {c.name: c for c in diff_plans(base, head)}
     options = {r["name"]: r["options"] for r in head["resources"]}
     for name, type_ in pools.items():
@@ -97,7 +97,7 @@ def test_a_disk_size_change_replaces_aks_and_eks_pools_and_updates_gke_in_place(
     values = base_values()
     for index in (0, 1, 2):
         pool(values, index, "cpu")["diskSizeGb"] = 256
-    head = run_program("base", values).to_json()
+    head = recorded("base", values).to_json()
     changes = {c.name: c for c in diff_plans(base, head)}
     options = {r["name"]: r["options"] for r in head["resources"]}
     for name in ("default-pool-cpu", "aws-usw2-cpu"):
@@ -112,7 +112,7 @@ def test_gke_changes_a_pools_machine_type_in_place(base: dict[str, Any]) -> None
     values = base_values()
     change_instance_type(values)
     values["anyscale-cloud:resources"][2]["cluster"]["systemPool"] = {"instanceType": "e2-standard-8"}
-    changes = {c.name: c for c in diff_plans(base, run_program("base", values).to_json())}
+    changes = {c.name: c for c in diff_plans(base, recorded("base", values).to_json())}
     assert changes["gcp-usc1-pool-cpu"].action == "update"
     assert changes["gcp-usc1-pool-system"].action == "update"
 
@@ -228,7 +228,7 @@ def test_resource_group_is_deleted_when_no_storage_is_retained() -> None:
     values = stack_values("dev")
     for resource in resources_of(values):
         resource.setdefault("storage", {})["retainOnDelete"] = False
-    plan = run_program("dev", values)
+    plan = recorded("dev", values)
     groups = plan.of_type("azure-native:resources:ResourceGroup")
     assert [g["options"]["retainOnDelete"] for g in groups] == [False]
 
@@ -274,7 +274,7 @@ def test_a_version_change_changes_the_crds_in_the_same_update(dev: dict[str, Any
     # KubeRay 1.7.0 -> 1.6.2, the other version whose CRDs ship with the program.
     values = stack_values("dev")
     resources_of(values)[0]["addons"] = {"envoyGateway": {"version": "v1.7.1"}, "kuberay": {"version": "1.6.2"}}
-    head = run_program("dev", values)
+    head = recorded("dev", values)
     changes = {c.name: c for c in diff_plans(dev, head.to_json())}
     for name in ("default-envoy-gateway-crds", "default-kuberay-crds", "default-envoy-gateway", "default-kuberay"):
         assert changes[name].action == "update", name

@@ -26,6 +26,7 @@ from preflight.changes import diff_plans
 from preflight.runtime import run_program
 from tests.conftest import stack_values
 from tests.example_spec import example_cloud, example_resources
+from tests.plans import recorded
 
 DAY = date(2026, 12, 1)
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,7 +202,7 @@ def test_validate_and_the_program_refuse_an_eks_patch(tmp_path: Path, capsys: py
     values = stack_values("example")
     values["anyscale-cloud:resources"] = resources_with(1, kubernetesVersion="1.36.99")
     with pytest.raises(pulumi.RunError, match=r"1\.36\.99 is a patch, and EKS takes a minor only"):
-        run_program("refused", values)
+        recorded("refused", values)
 
 
 # --- advisories ------------------------------------------------------------------------------
@@ -356,7 +357,7 @@ def test_a_minor_no_calendar_row_knows_still_fails_the_program() -> None:
     values = stack_values("example")
     values["anyscale-cloud:resources"] = resources_with(0, kubernetesVersion="1.99")
     with pytest.raises(pulumi.RunError, match=r"Kubernetes 1\.99 is not released on AKS"):
-        run_program("unreleased", values)
+        recorded("unreleased", values)
 
 
 # --- pools and upgrades ---------------------------------------------------------------------
@@ -380,7 +381,7 @@ def one_minor_down() -> dict[str, Any]:
 
 
 def test_a_one_minor_upgrade_of_the_example_is_in_place_and_not_disruptive(example_plan: Any) -> None:
-    base = run_program("example", one_minor_down()).to_json()
+    base = recorded("example", one_minor_down()).to_json()
     changes = diff_plans(base, example_plan.to_json())
     moved = {c.name: (c.action, sorted(p.path for p in c.properties)) for c in changes if c.action != "same"}
     assert moved == {

@@ -13,9 +13,10 @@ import pytest
 
 from config import SpecError, load_spec, names
 from config.names import aks_cluster_name, aks_dns_prefix, gcp_account_id, gke_cluster_name
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
 from tests.example_spec import standalone
+from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOUD = {"name": "c", "location": "eastus2", "resourceGroup": "rg"}
@@ -276,7 +277,7 @@ def forty_resources() -> dict[str, Any]:
 def test_forty_similar_resources_plan_without_a_collision() -> None:
     values = forty_resources()
     load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])  # no collision reported
-    plan = run_program("test", values)
+    plan = recorded("test", values)
     assert len(plan.of_type("azure-native:resources:Resource")) == 41  # the clouds record and 40 registrations
     accounts = [r["inputs"]["accountId"] for r in plan.of_type("gcp:serviceaccount/account:Account")]
     # The operator's, the nodes' and the Ray pods' account per resource.

@@ -42,7 +42,8 @@ from pulumi_policy import EnforcementLevel, StackValidationPolicy
 
 from preflight import policy as runner
 from preflight.policy import UNKNOWN
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
+from tests.plans import recorded
 from tests.policy.cases import PLANTED
 from tests.policy.helpers import multicloud as multicloud_plan
 
@@ -298,4 +299,4 @@ def render_catalogue() -> str:
     """The golden's text, from the dev stack's plan recorded afresh (`make generate` writes it)."""
     from tests.conftest import stack_values
 
-    return json.dumps(catalogue(run_program("dev", stack_values("dev"))), indent=1, sort_keys=True) + "\n"
+    return json.dumps(catalogue(recorded("dev", stack_values("dev"))), indent=1, sort_keys=True) + "\n"

@@ -17,9 +17,10 @@ import pytest
 import yaml
 
 from config import SpecError, load_spec
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from preflight.scheduling import render_scheduling, scheduling
 from tests.cli import preflight_in_process
+from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART_VALUES = ROOT / "tests" / "charts" / "anyscale-operator-1.8.0" / "values.yaml"
@@ -104,7 +105,7 @@ def gpu_stack() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return run_program("gpus", gpu_stack())
+    return recorded("gpus", gpu_stack())
 
 
 @pytest.fixture(scope="module")
