@@ -18,6 +18,7 @@ from tests.conftest import stack_values
 from tests.plans import recorded
 
 TWO_RESOURCES = Path(__file__).parents[1] / "fixtures" / "plans" / "two_resources.json"
+GOLDEN_EXAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "golden" / "plan-example.json"
 
 
 def rows(type_token: str) -> set[str]:
@@ -92,21 +93,39 @@ def test_an_agent_pool_follows_the_providers_rule(path: str, value: object, acti
 
 
 def test_the_terraform_rows_are_pinned_to_their_sources() -> None:
-    """Each row as read upstream: type, input path, file:line (the schema key's line)."""
+    """Each row as read upstream: type, input path, file:line (the schema key's line), commit.
+    Google rows: terraform-provider-google-beta FEATURE-BRANCH-major-release-8.0.0 at 526c796a
+    (pulumi-gcp 10.x tracks google-beta v8; the tag behind 10.2.0 is not stored here)."""
     got = {(row.type, row.path): row.source for row in TERRAFORM_FORCE_NEW}
     assert got[("gcp:container:Cluster", "network")] == (
-        "google-beta/services/container/resource_container_cluster.go:1812"
+        "google-beta/services/container/resource_container_cluster.go:1814"
     )
-    assert got[("gcp:container:Cluster", "ipAllocationPolicy")] == (
-        "google-beta/services/container/resource_container_cluster.go:2059"
+    assert got[("gcp:container:Cluster", "ipAllocationPolicy.clusterSecondaryRangeName")] == (
+        "google-beta/services/container/resource_container_cluster.go:2093"
     )
-    assert got[("gcp:container:NodePool", "nodeConfig.serviceAccount")] == (
+    # The cluster's node_config is the pool's schema (schemaNodeConfig): its scopes and
+    # service account replace the cluster.
+    assert got[("gcp:container:Cluster", "nodeConfig.serviceAccount")] == (
         "google-beta/services/container/node_config.go:643"
+    )
+    assert got[("gcp:container:NodePool", "nodeConfig.guestAccelerators")] == (
+        "google-beta/services/container/node_config.go:316"
     )
     assert got[("gcp:storage:Bucket", "location")] == "google-beta/services/storage/resource_storage_bucket.go:193"
     assert got[("aws:eks:Cluster", "roleArn")] == "internal/service/eks/cluster.go:385"
     assert got[("aws:eks:NodeGroup", "subnetIds")] == "internal/service/eks/node_group.go:248"
     assert got[("aws:s3:Bucket", "bucket")] == "internal/service/s3/bucket.go:46"
+    commits = {row.type.split(":")[0]: set() for row in TERRAFORM_FORCE_NEW}
+    for row in TERRAFORM_FORCE_NEW:
+        commits[row.type.split(":")[0]].add(row.commit)
+    assert commits["gcp"] == {"526c796ae0b989c66edc516454f8be806958c5c2"}
+    assert commits["aws"] == {
+        "00555dc5b38f92abbfa230badea0ed0754cea81e",
+        "012e0a32f0686212f447447fd3d81c3d0ce256ad",
+        "0070bcd12c952f14c5434a6f351ef7b6fa791226",
+    }
+    # Neither pin's upstream tag could be read: no row claims to be verified.
+    assert not any(row.verified for row in TERRAFORM_FORCE_NEW)
     # The types whose replacement loses data or service are all covered.
     assert {row.type for row in TERRAFORM_FORCE_NEW} == {
         "gcp:container:Cluster",
@@ -118,17 +137,47 @@ def test_the_terraform_rows_are_pinned_to_their_sources() -> None:
         "aws:s3:Bucket",
         "aws:s3:BucketV2",
     }
-    # Updatable upstream: no row (GKE resizes a pool's machines in place; EKS updates
-    # a cluster's subnets and endpoint access, and a node group's sizes and version).
+    # Updatable upstream: no row (GKE resizes a pool's machines and disks in place; only the
+    # ip_allocation_policy block's range names are ForceNew, not the block; EKS updates a
+    # cluster's subnets and endpoint access, and a node group's sizes and version).
     assert not {
         ("gcp:container:NodePool", "nodeConfig.machineType"),
+        ("gcp:container:NodePool", "nodeConfig.diskSizeGb"),
+        ("gcp:container:NodePool", "nodeConfig.diskType"),
         ("gcp:container:Cluster", "minMasterVersion"),
+        ("gcp:container:Cluster", "ipAllocationPolicy"),
         ("aws:eks:Cluster", "vpcConfig.subnetIds"),
         ("aws:eks:Cluster", "version"),
         ("aws:eks:NodeGroup", "scalingConfig.maxSize"),
         ("aws:eks:NodeGroup", "version"),
     } & set(got)
     assert all(len(row.commit) == 40 and row.source.rsplit(":", 1)[1].isdigit() for row in TERRAFORM_FORCE_NEW)
+
+
+@pytest.mark.parametrize(
+    ("edit", "ignore", "action"),
+    [
+        # schemaNodeConfig's oauth_scopes is ForceNew, on the cluster too: the program's
+        # ignoreChanges ["nodeConfig"] on the cluster is what keeps it from replacing.
+        ({"nodeConfig": {"oauthScopes": ["https://www.googleapis.com/auth/devstorage.read_only"]}}, [], "replace"),
+        ({"nodeConfig": {"oauthScopes": ["https://www.googleapis.com/auth/devstorage.read_only"]}}, None, "same"),
+        # ip_allocation_policy: its range names are ForceNew, its stack_type is not.
+        ({"ipAllocationPolicy": {"servicesSecondaryRangeName": "svc2"}}, [], "replace"),
+        ({"ipAllocationPolicy": {"stackType": "IPV4_IPV6"}}, [], "update"),
+    ],
+)
+def test_a_gke_cluster_change_follows_the_terraform_rule(
+    edit: dict[str, dict[str, object]], ignore: list[str] | None, action: str
+) -> None:
+    base = json.loads(GOLDEN_EXAMPLE.read_text())
+    head = copy.deepcopy(base)
+    cluster = next(r for r in head["resources"] if r["type"] == "gcp:container/cluster:Cluster")
+    cluster["options"]["replaceOnChanges"] = []
+    if ignore is not None:
+        cluster["options"]["ignoreChanges"] = ignore
+    for block, fields in edit.items():
+        cluster["inputs"][block].update(fields)
+    assert change_of(diff_plans(base, head), cluster["name"]).action == action
 
 
 @pytest.mark.parametrize(
