@@ -40,8 +40,8 @@ def plan() -> Plan:
     return recorded("test", aws_values())
 
 
-def addon(plan: Plan, name: str) -> dict[str, Any]:
-    return plan.named(f"{NAME}-addon-{name}")
+def addon(plan: Plan, name: str, resource: str = NAME) -> dict[str, Any]:
+    return plan.named(f"{resource}-addon-{name}")
 
 
 def dep_names(plan: Plan, record: dict[str, Any]) -> set[str]:
@@ -64,19 +64,33 @@ def test_every_managed_addon_is_installed_adopting_what_eks_put_there(plan: Plan
         assert record["options"]["deletedWith"] == plan.named(f"{NAME}-eks")["urn"]
 
 
+def minors() -> dict[str, Any]:
+    """aws-usw2 on 1.33, aws-k134 on 1.34, aws-k135 on 1.35, side by side in one stack: one
+    run for the three minors (each resource's add-ons are its own)."""
+    values = aws_values(kubernetesVersion="1.33")
+    aws = values["anyscale-cloud:resources"][1]
+    for name, minor in (("aws-k134", "1.34"), ("aws-k135", "1.35")):
+        values["anyscale-cloud:resources"].append({**aws, "name": name, "cluster": {"kubernetesVersion": minor}})
+    return values
+
+
 def test_addon_versions_follow_the_clusters_minor(plan: Plan) -> None:
     # kube-proxy pinned (AWS docs, "kube-proxy versions", read 2026-12-01); the others
     # EKS's default for the minor, read at deploy time.
     assert addon(plan, "kube-proxy")["inputs"]["addonVersion"] == "${getAddonVersion[kube-proxy@1.36].version}"
     assert addon(plan, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.36].version}"
-    pinned = recorded("test", aws_values(kubernetesVersion="1.33"))
-    assert addon(pinned, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
-    assert addon(pinned, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.33].version}"
-    newer = recorded("test", aws_values(kubernetesVersion="1.34"))
-    assert addon(newer, "kube-proxy")["inputs"]["addonVersion"] == "v1.34.1-eksbuild.2"
-    assert addon(newer, "vpc-cni")["inputs"]["addonVersion"] == "${getAddonVersion[vpc-cni@1.34].version}"
-    newest = recorded("test", aws_values(kubernetesVersion="1.35"))
-    assert addon(newest, "kube-proxy")["inputs"]["addonVersion"] == "${getAddonVersion[kube-proxy@1.35].version}"
+    side_by_side = recorded("test", minors())
+    assert addon(side_by_side, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
+    assert addon(side_by_side, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.33].version}"
+    assert addon(side_by_side, "kube-proxy", "aws-k134")["inputs"]["addonVersion"] == "v1.34.1-eksbuild.2"
+    assert (
+        addon(side_by_side, "vpc-cni", "aws-k134")["inputs"]["addonVersion"]
+        == "${getAddonVersion[vpc-cni@1.34].version}"
+    )
+    assert (
+        addon(side_by_side, "kube-proxy", "aws-k135")["inputs"]["addonVersion"]
+        == "${getAddonVersion[kube-proxy@1.35].version}"
+    )
 
 
 def test_node_addons_come_before_every_node_group(plan: Plan) -> None:
@@ -179,25 +193,36 @@ def test_node_groups_send_only_the_bounds(plan: Plan) -> None:
     assert cpu["options"]["ignoreChanges"] == ["scalingConfig.desiredSize"]
 
 
-def scaled(min_count: int, max_count: int) -> dict[str, Any]:
-    pools = [
-        {"name": "cpu", "instanceType": "m6i.4xlarge", "minCount": min_count, "maxCount": max_count},
-        {"name": "cpuspot", "instanceType": "m6i.4xlarge", "capacityType": "SPOT"},
+# Three alike groups, each test changing the bounds of its own: one base and one changed
+# plan serve the three tests (a diff's changes are per resource).
+RAISE_MIN, LOWER_MAX, WIDEN = "cpu", "cpumax", "cpuwide"
+
+
+def scaled(bounds: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    pools: list[dict[str, Any]] = [
+        {"name": name, "instanceType": "m6i.4xlarge", "minCount": low, "maxCount": high}
+        for name, (low, high) in bounds.items()
     ]
+    pools.append({"name": "cpuspot", "instanceType": "m6i.4xlarge", "capacityType": "SPOT"})
     return recorded("test", aws_values(nodePools=pools)).to_json()
 
 
 @pytest.fixture(scope="module")
 def base_plan() -> dict[str, Any]:
-    return scaled(1, 10)
+    return scaled({RAISE_MIN: (1, 10), LOWER_MAX: (1, 10), WIDEN: (1, 10)})
 
 
-def group_change(base: dict[str, Any], head: dict[str, Any]) -> Change:
-    return next(c for c in diff_plans(base, head) if c.name == f"{NAME}-cpu")
+@pytest.fixture(scope="module")
+def changed_plan() -> dict[str, Any]:
+    return scaled({RAISE_MIN: (3, 10), LOWER_MAX: (1, 4), WIDEN: (0, 20)})
 
 
-def test_raising_min_count_is_named(base_plan: dict[str, Any]) -> None:
-    change = group_change(base_plan, scaled(3, 10))
+def group_change(base: dict[str, Any], head: dict[str, Any], pool: str) -> Change:
+    return next(c for c in diff_plans(base, head) if c.name == f"{NAME}-{pool}")
+
+
+def test_raising_min_count_is_named(base_plan: dict[str, Any], changed_plan: dict[str, Any]) -> None:
+    change = group_change(base_plan, changed_plan, RAISE_MIN)
     assert change.action == "update" and change.disruptive
     assert change.reasons == [
         "Node group 'cpu': minCount 1 -> 3. EKS refuses the update (and changes nothing) while the group runs "
@@ -206,18 +231,18 @@ def test_raising_min_count_is_named(base_plan: dict[str, Any]) -> None:
     ]
 
 
-def test_lowering_max_count_is_named(base_plan: dict[str, Any]) -> None:
-    change = group_change(base_plan, scaled(1, 4))
+def test_lowering_max_count_is_named(base_plan: dict[str, Any], changed_plan: dict[str, Any]) -> None:
+    change = group_change(base_plan, changed_plan, LOWER_MAX)
     assert change.action == "update" and change.disruptive
     assert change.reasons == [
-        "Node group 'cpu': maxCount 10 -> 4. EKS refuses the update (and changes nothing) while the group runs "
+        "Node group 'cpumax': maxCount 10 -> 4. EKS refuses the update (and changes nothing) while the group runs "
         "more than 4 nodes; let the autoscaler scale it down first (idle nodes go after about 10 minutes), or "
         "drain the surplus nodes yourself."
     ]
 
 
-def test_raising_max_or_lowering_min_is_a_plain_update(base_plan: dict[str, Any]) -> None:
-    change = group_change(base_plan, scaled(0, 20))
+def test_raising_max_or_lowering_min_is_a_plain_update(base_plan: dict[str, Any], changed_plan: dict[str, Any]) -> None:
+    change = group_change(base_plan, changed_plan, WIDEN)
     assert change.action == "update"
     assert change.reasons == [] and not change.disruptive
     assert sorted(p.path for p in change.properties) == ["scalingConfig.maxSize", "scalingConfig.minSize"]

@@ -28,12 +28,19 @@ def resources_of(values: dict[str, Any]) -> list[dict[str, Any]]:
     return values["anyscale-cloud:resources"]
 
 
+# Alike CPU pools on each cloud, each changed by one test in one shared changed plan (a diff's
+# changes are per resource): `cpu` takes a new instance type, `gpu` (on AKS the example's
+# `gput4`) a GPU, `spot` spot capacity, `disk` a bigger disk; GKE's system pool a new type.
+POOLS = ("cpu", "gpu", "spot", "disk")
+
+
 def base_values() -> dict[str, Any]:
-    """The example stack with one explicit `cpu` pool on EKS and GKE too."""
+    """The example stack with the alike pools on AKS (next to its own cpu and gput4), EKS and GKE."""
     values = stack_values("example")
-    aws, gcp = resources_of(values)[1], resources_of(values)[2]
-    aws["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "m6i.4xlarge"}]}
-    gcp["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "n2-standard-16"}]}
+    aks, aws, gcp = resources_of(values)[0], resources_of(values)[1], resources_of(values)[2]
+    aks["cluster"]["nodePools"] += [{"name": name, "instanceType": "Standard_D16s_v5"} for name in ("spot", "disk")]
+    aws["cluster"] = {"nodePools": [{"name": name, "instanceType": "m6i.4xlarge"} for name in POOLS]}
+    gcp["cluster"] = {"nodePools": [{"name": name, "instanceType": "n2-standard-16"} for name in POOLS]}
     return values
 
 
@@ -56,63 +63,75 @@ def add_gpu(values: dict[str, Any]) -> None:
     # A GPU pool is a GPU machine (the spec checks the GPU against the instance type);
     # on EKS it also takes another AMI, on GKE an accelerator.
     pool(values, 0, "gput4").update(instanceType="Standard_NC24ads_A100_v4", gpu={"type": "A100", "count": 1})
-    pool(values, 1, "cpu").update(instanceType="g5.xlarge", gpu={"type": "A10G", "count": 1})
-    pool(values, 2, "cpu").update(instanceType="g2-standard-8", gpu={"type": "L4", "count": 1})
+    pool(values, 1, "gpu").update(instanceType="g5.xlarge", gpu={"type": "A10G", "count": 1})
+    pool(values, 2, "gpu").update(instanceType="g2-standard-8", gpu={"type": "L4", "count": 1})
 
 
 def make_spot(values: dict[str, Any]) -> None:
     for index in (0, 1, 2):
-        pool(values, index, "cpu")["capacityType"] = "SPOT"
+        pool(values, index, "spot")["capacityType"] = "SPOT"
+
+
+def grow_disks(values: dict[str, Any]) -> None:
+    for index in (0, 1, 2):
+        pool(values, index, "disk")["diskSizeGb"] = 256
+
+
+def retype_gke_system_pool(values: dict[str, Any]) -> None:
+    resources_of(values)[2]["cluster"]["systemPool"] = {"instanceType": "e2-standard-8"}
+
+
+@pytest.fixture(scope="module")
+def changed() -> dict[str, Any]:
+    """Every test's edit at once, each on its own pools."""
+    values = base_values()
+    for edit in (change_instance_type, add_gpu, make_spot, grow_disks, retype_gke_system_pool):
+        edit(values)
+    return recorded("base", values).to_json()
 
 
 @pytest.mark.parametrize(
-    ("edit", "pools"),
+    "pools",
     [
-        (change_instance_type, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP}),
-        (add_gpu, {"default-pool-gput4": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
-        (make_spot, {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP, "gcp-usc1-pool-cpu": GKE_POOL}),
+        {"default-pool-cpu": AKS_POOL, "aws-usw2-cpu": EKS_GROUP},
+        {"default-pool-gput4": AKS_POOL, "aws-usw2-gpu": EKS_GROUP, "gcp-usc1-pool-gpu": GKE_POOL},
+        {"default-pool-spot": AKS_POOL, "aws-usw2-spot": EKS_GROUP, "gcp-usc1-pool-spot": GKE_POOL},
     ],
     ids=["instance-type", "gpu", "spot"],
 )
-def test_pool_replacements_are_delete_first(base: dict[str, Any], edit: Any, pools: dict[str, str]) -> None:
-    values = base_values()
-    edit(values)
-    head = recorded("base", values).to_json()
-    changes = {c.name: c for c in diff_plans(base, head)}
-    options = {r["name"]: r["options"] for r in head["resources"]}
+def test_pool_replacements_are_delete_first(
+    base: dict[str, Any], changed: dict[str, Any], pools: dict[str, str]
+) -> None:
+    changes = {c.name: c for c in diff_plans(base, changed)}
+    options = {r["name"]: r["options"] for r in changed["resources"]}
     for name, type_ in pools.items():
         change = changes[name]
         assert (change.type, change.action) == (type_, "replace"), name
         assert any(p.forces_replacement for p in change.properties), name
         # A fixed name replaced create-first collides with itself ("already exists").
         assert options[name]["deleteBeforeReplace"] is True, name
-    # The clusters themselves are untouched.
+    # The clusters themselves are untouched (by any of the edits).
     for name in ("default-aks", "aws-usw2-eks", "gcp-usc1-gke"):
         assert changes[name].action == "same"
 
 
-def test_a_disk_size_change_replaces_aks_and_eks_pools_and_updates_gke_in_place(base: dict[str, Any]) -> None:
+def test_a_disk_size_change_replaces_aks_and_eks_pools_and_updates_gke_in_place(
+    base: dict[str, Any], changed: dict[str, Any]
+) -> None:
     # AKS answers PropertyChangeNotAllowed for osDiskSizeGB, EKS node groups cannot resize
     # their disks (ForceNew in the provider); GKE's UpdateNodePool takes disk_size_gb.
-    values = base_values()
-    for index in (0, 1, 2):
-        pool(values, index, "cpu")["diskSizeGb"] = 256
-    head = recorded("base", values).to_json()
-    changes = {c.name: c for c in diff_plans(base, head)}
-    options = {r["name"]: r["options"] for r in head["resources"]}
-    for name in ("default-pool-cpu", "aws-usw2-cpu"):
+    changes = {c.name: c for c in diff_plans(base, changed)}
+    options = {r["name"]: r["options"] for r in changed["resources"]}
+    for name in ("default-pool-disk", "aws-usw2-disk"):
         assert changes[name].action == "replace", name
         assert options[name]["deleteBeforeReplace"] is True, name
-    assert changes["gcp-usc1-pool-cpu"].action == "update"
+    assert changes["gcp-usc1-pool-disk"].action == "update"
 
 
-def test_gke_changes_a_pools_machine_type_in_place(base: dict[str, Any]) -> None:
+def test_gke_changes_a_pools_machine_type_in_place(base: dict[str, Any], changed: dict[str, Any]) -> None:
     # UpdateNodePool takes machine_type (google provider >= 5.10): a surge upgrade of the
     # nodes, never a delete-first gap, for the system pool (the only untainted one) too.
-    values = base_values()
-    change_instance_type(values)
-    values["anyscale-cloud:resources"][2]["cluster"]["systemPool"] = {"instanceType": "e2-standard-8"}
-    changes = {c.name: c for c in diff_plans(base, recorded("base", values).to_json())}
+    changes = {c.name: c for c in diff_plans(base, changed)}
     assert changes["gcp-usc1-pool-cpu"].action == "update"
     assert changes["gcp-usc1-pool-system"].action == "update"
 
