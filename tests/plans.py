@@ -43,14 +43,22 @@ def recorded(stack: str, values: dict[str, Any], first_preview: bool = False, pr
         # `make mutate`: every test runs the program itself, so that mutmut's stats run files
         # each test under the functions the program calls (mutation/plan_cache.py replays).
         return preflight.runtime.run_program(stack, copy.deepcopy(values), first_preview, program)
-    key = key_of(stack, values, first_preview, program)
-    if key not in _MEMO:
-        _MEMO[key] = _shared(
-            key, lambda: preflight.runtime.run_program(stack, copy.deepcopy(values), first_preview, program)
-        )
-    plan = pickle.loads(_MEMO[key])
+    plan = recorded_raw(stack, values, first_preview, program).plan
     assert isinstance(plan, Plan)
     return plan
+
+
+def recorded_raw(stack: str, values: dict[str, Any], first_preview: bool = False, program: Path | None = None) -> Any:
+    """The same recording with the clear inputs and the invokes kept (tests/raw_inputs.py Raw):
+    every recording keeps them, so a test that needs a secret's clear text shares the run too."""
+    from tests.raw_inputs import capture
+
+    if os.environ.get(ENV) == "":
+        return capture(stack, copy.deepcopy(values), first_preview, program)
+    key = key_of(stack, values, first_preview, program)
+    if key not in _MEMO:
+        _MEMO[key] = _shared(key, lambda: capture(stack, copy.deepcopy(values), first_preview, program))
+    return pickle.loads(_MEMO[key])
 
 
 def _shared(key: str, record: Any) -> bytes:

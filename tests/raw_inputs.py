@@ -12,8 +12,7 @@ import pytest
 from google.protobuf import json_format
 
 from preflight import runtime
-from preflight.runtime import Plan, run_program
-from tests.conftest import stack_values
+from preflight.runtime import Plan
 
 
 @dataclass
@@ -24,6 +23,15 @@ class Raw:
 
 
 def run_raw(stack: str, values: dict[str, Any]) -> Raw:
+    """The recording of (stack, values) with its clear inputs and invokes, shared like every
+    recording (tests/plans.py records them all this way)."""
+    from tests.plans import recorded_raw
+
+    return recorded_raw(stack, values)
+
+
+def capture(stack: str, values: dict[str, Any], first_preview: bool = False, program: Any = None) -> Raw:
+    """One run of the program that keeps the clear inputs and the invokes beside the plan."""
     raw_inputs: dict[str, dict[str, Any]] = {}
     invokes: list[tuple[str, dict[str, Any]]] = []
     register, call = runtime.RecordingMonitor.RegisterResource, runtime.PlanMocks.call
@@ -39,11 +47,14 @@ def run_raw(stack: str, values: dict[str, Any]) -> Raw:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(runtime.RecordingMonitor, "RegisterResource", recording_register)
         patch.setattr(runtime.PlanMocks, "call", recording_call)
-        plan = run_program(stack, values)
+        # Through the module, so that a wrapper installed there (mutation/plan_cache.py) sees the run.
+        plan = runtime.run_program(stack, values, first_preview, program)
     return Raw(plan, raw_inputs, invokes)
 
 
 @functools.cache
 def example() -> Raw:
-    """The example stack, run once per test process (read-only!)."""
+    """The example stack's recording (read-only!): the one `example_plan` is."""
+    from tests.conftest import stack_values
+
     return run_raw("example", stack_values("example"))
