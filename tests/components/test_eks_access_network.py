@@ -67,7 +67,7 @@ def stack() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return recorded("test", stack())
+    return recorded("parity", stack())  # the name the parity check records under: one run for both
 
 
 def of(plan: Plan, resource: str, type_token: str) -> list[dict[str, Any]]:
