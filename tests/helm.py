@@ -12,6 +12,7 @@ the result on disk, shared by the xdist workers of one session.
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import hashlib
 import json
@@ -177,6 +178,43 @@ def as_lists(node: Any) -> Any:
 # --- rendering ------------------------------------------------------------------------
 
 
+class _Server:
+    """One `render.py --serve` process per test process, started on first use: the Go library
+    and the interpreter load once instead of once per render (each render still gets a fresh
+    fake API server). Restarted if it dies."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[str] | None = None
+
+    def render(self, request: dict[str, Any]) -> dict[str, Any]:
+        for _attempt in range(2):
+            if self.proc is None or self.proc.poll() is not None:
+                self.proc = subprocess.Popen(
+                    [sys.executable, str(RENDER), "--serve"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                )
+                atexit.register(self.proc.kill)
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            try:
+                self.proc.stdin.write(json.dumps(request) + "\n")
+                self.proc.stdin.flush()
+                line = self.proc.stdout.readline()
+            except BrokenPipeError:
+                line = ""
+            if line:
+                answer: dict[str, Any] = json.loads(line)
+                return answer
+            self.proc.kill()  # it died mid-render: once more in a new one
+            self.proc = None
+        raise RuntimeError(f"{RENDER} --serve died twice rendering {request['chart']}")
+
+
+_SERVER = _Server()
+
+
 def render(chart: Path, values: dict[str, Any], namespace: str, release: str, cache: Path) -> list[dict[str, Any]]:
     """The objects Helm renders (hooks included); RenderError on a template failure.
     Cached in `cache` by (chart, values, namespace, release), locked per key so that
@@ -191,24 +229,19 @@ def render(chart: Path, values: dict[str, Any], namespace: str, release: str, ca
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists() and not failed.exists():
             for _attempt in range(3):
-                proc = subprocess.run(
-                    [sys.executable, str(RENDER), str(chart), "-", "--namespace", namespace, "--release", release],
-                    input=text,
-                    capture_output=True,
-                    text=True,
-                    timeout=300,
-                    check=False,
+                answer = _SERVER.render(
+                    {"chart": str(chart), "values": values, "namespace": namespace, "release": release}
                 )
                 # The render talks to a loopback fake API server (tools/helm_render/fakekube.py);
                 # on a loaded machine a connection of it is now and then reset mid-install. That
                 # is the transport, not the chart: the same render runs again (a template error
                 # fails the same way every time, and is reported).
-                if proc.returncode == 0 or "connection reset by peer" not in proc.stderr:
+                if "error" not in answer or "connection reset by peer" not in answer["error"]:
                     break
-            if proc.returncode == 0:
-                done.write_text(proc.stdout)
+            if "error" in answer:
+                failed.write_text(f"exit 1: {answer['error']}")
             else:
-                failed.write_text(f"exit {proc.returncode}: {proc.stderr.strip()}")
+                done.write_text(json.dumps(answer["objects"]))
     if failed.exists():
         raise RenderError(f"{chart.name} ({release} in {namespace}): {failed.read_text()}")
     return json.loads(done.read_text())

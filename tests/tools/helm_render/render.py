@@ -236,10 +236,53 @@ class Renderer:
         raise HelmFailure("gave up after adding missing kinds: " + "; ".join(notes))
 
 
+def chart_crds_of(r: Renderer, manifest_objs: list) -> list:
+    """The CRDs Helm installed from the chart's crds/ folder (not those its templates render)."""
+    crd_writes = [w for w in r.fake.writes if w["method"] == "POST" and w["resource"] == "customresourcedefinitions"]
+    template_crd_names = {
+        d.get("metadata", {}).get("name") for d in manifest_objs if d.get("kind") == "CustomResourceDefinition"
+    }
+    return [w["body"] for w in crd_writes if (w["body"].get("metadata") or {}).get("name") not in template_crd_names]
+
+
+def objects_of(r: Renderer, rel: dict, include_crds: bool, no_hooks: bool) -> list:
+    """The rendered objects, as `--output json` prints them."""
+    manifest_objs = split_docs(rel.get("manifest") or "")  # parsed once: a large chart's takes seconds
+    objs = (chart_crds_of(r, manifest_objs) if include_crds else []) + manifest_objs
+    for hk in [] if no_hooks else (rel.get("hooks") or []):
+        objs += split_docs(hk.get("manifest") or "")
+    return objs
+
+
+def serve(lib: str, kube_version: str) -> int:
+    """`--serve`: render one request per line of stdin ({"chart", "values", "namespace",
+    "release"}), answering one line of JSON each on stdout: {"objects": [...]} as `--output
+    json` prints them, or {"error": Helm's message}. The Go library is loaded once for all of
+    them; each render starts from the fake API server's built-in discovery, so nothing one
+    render added (a kind, a CRD) is seen by the next: a chart's `.Capabilities` checks answer
+    as in a process of its own."""
+    from fakekube import Registry
+
+    r = Renderer(lib, kube_version)
+    for line in sys.stdin:
+        request = json.loads(line)
+        with r.fake.lock:
+            r.fake.registry = Registry()
+        try:
+            rel, _notes = r.render(request["chart"], request["values"], request["namespace"], request["release"])
+            answer = {"objects": objects_of(r, rel, False, False)}
+        except HelmFailure as e:
+            answer = {"error": f"Error: {e}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("chart")
+    ap.add_argument("chart", nargs="?")
     ap.add_argument("values", nargs="?", default="{}")
+    ap.add_argument("--serve", action="store_true", help="render requests read from stdin, one per line (see serve)")
     ap.add_argument("--namespace", "-n", default="default")
     ap.add_argument("--release", default="release-name")
     ap.add_argument("--kube-version", default="v1.33.0")
@@ -278,6 +321,10 @@ def main(argv=None):
 
     atexit.register(shutil.rmtree, os.environ["HELMRENDER_TMP"], True)
 
+    if a.serve:
+        return serve(a.lib, a.kube_version)
+    if a.chart is None:
+        ap.error("a chart is needed (or --serve)")
     if not os.path.isdir(a.chart) and not os.path.isfile(a.chart):
         print(f"render.py: chart {a.chart!r} not found", file=sys.stderr)
         return 2
@@ -294,14 +341,6 @@ def main(argv=None):
 
     manifest = rel.get("manifest") or ""
     hooks = [] if a.no_hooks else (rel.get("hooks") or [])
-    crd_writes = [w for w in r.fake.writes if w["method"] == "POST" and w["resource"] == "customresourcedefinitions"]
-    manifest_objs = split_docs(manifest)  # parsed once: a large chart's manifest takes seconds in Python
-    template_crd_names = {
-        d.get("metadata", {}).get("name") for d in manifest_objs if d.get("kind") == "CustomResourceDefinition"
-    }
-    chart_crds = [
-        w["body"] for w in crd_writes if (w["body"].get("metadata") or {}).get("name") not in template_crd_names
-    ]
     if a.output == "posted":
         print(json.dumps([{k: w[k] for k in ("method", "path", "body")} for w in r.fake.writes], indent=2))
     elif a.output == "yaml":
@@ -310,17 +349,15 @@ def main(argv=None):
         parts = []
         if a.include_crds:
             parts += [
-                "# Source: crds (chart crds/ directory)\n" + yaml.safe_dump(c, sort_keys=False) for c in chart_crds
+                "# Source: crds (chart crds/ directory)\n" + yaml.safe_dump(c, sort_keys=False)
+                for c in chart_crds_of(r, split_docs(manifest))
             ]
         parts.append(manifest.strip("\n"))
         for hk in hooks:
             parts.append(f"# Source: {hk.get('path')}\n" + (hk.get("manifest") or "").strip("\n"))
         print("\n".join(p if p.lstrip().startswith("---") else "---\n" + p for p in parts if p.strip()))
     else:
-        objs = (chart_crds if a.include_crds else []) + manifest_objs
-        for hk in hooks:
-            objs += split_docs(hk.get("manifest") or "")
-        print(json.dumps(objs, indent=2))
+        print(json.dumps(objects_of(r, rel, a.include_crds, a.no_hooks), indent=2))
     print(
         f"render.py: rendered in {time.time() - t0:.2f}s (release status: {(rel.get('info') or {}).get('status')})",
         file=sys.stderr,
