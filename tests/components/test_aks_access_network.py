@@ -24,6 +24,8 @@ SUBNET_ID = (
     "/subscriptions/0b1f6471-1bf0-4dda-aec3-111122223333/resourceGroups/rg-hub"
     "/providers/Microsoft.Network/virtualNetworks/vnet-hub/subnets/aks-nodes"
 )
+# The same subnet in another subscription.
+OTHER_SUBNET_ID = SUBNET_ID.replace("0b1f6471-1bf0-4dda-aec3-111122223333", "5c2e8d41-9a7b-4c3d-8e2f-444455556666")
 GROUP = "8f3b5a9e-7c21-4d0e-9a6b-0c1d2e3f4a5b"
 NETWORK_CONTRIBUTOR = (
     "/subscriptions/${azure.subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/"
@@ -368,10 +370,13 @@ def test_default_plan_has_no_network_of_its_own(default_plan: Plan) -> None:
 
 @pytest.fixture(scope="module")
 def created_plan() -> Plan:
+    # Entra ID admin groups too (with local accounts on), which only
+    # test_admin_groups_with_local_accounts_on asserts on: the network's tests read no aadProfile.
     return recorded(
         "test",
         values_with(
             {
+                "adminGroupObjectIds": [GROUP],
                 "network": {
                     "addressSpace": "10.40.0.0/16",
                     "nodeSubnet": "10.40.0.0/20",
@@ -440,18 +445,19 @@ def test_cluster_identity_is_network_contributor_on_the_created_subnet_only(crea
     )
 
 
-def test_a_grant_on_a_subnet_in_another_subscription_names_that_subscription() -> None:
-    other = SUBNET_ID.replace("0b1f6471-1bf0-4dda-aec3-111122223333", "5c2e8d41-9a7b-4c3d-8e2f-444455556666")
-    plan = recorded("test", values_with({"network": {"existingSubnetId": other}}))
-    grant = inputs(plan, "default-cluster-network")
-    assert grant["scope"] == other
+def test_a_grant_on_a_subnet_in_another_subscription_names_that_subscription(existing_plan: Plan) -> None:
+    plan = existing_plan  # its second Azure resource, `othersub`
+    grant = inputs(plan, "othersub-cluster-network")
+    assert grant["scope"] == OTHER_SUBNET_ID
     assert grant["roleDefinitionId"] == (
         "/subscriptions/5c2e8d41-9a7b-4c3d-8e2f-444455556666/providers/Microsoft.Authorization/roleDefinitions/"
         "4d97b98b-1d4f-4787-a291-c67834d212e7"
     )
     # Grants on what the program creates stay in the provider's subscription.
     registry_grant = next(
-        r for r in plan.of_type("azure-native:authorization:RoleAssignment") if r["name"].endswith("acrpull")
+        r
+        for r in plan.of_type("azure-native:authorization:RoleAssignment")
+        if r["name"].startswith("othersub-") and r["name"].endswith("acrpull")
     )
     assert registry_grant["inputs"]["roleDefinitionId"].startswith("/subscriptions/${azure.subscriptionId}/")
 
@@ -472,12 +478,21 @@ def test_no_storage_rule_for_a_bucket_in_another_region() -> None:
 
 @pytest.fixture(scope="module")
 def existing_plan() -> Plan:
-    return recorded(
-        "test",
-        values_with(
-            {"network": {"existingSubnetId": SUBNET_ID, "dataplane": "cilium"}, "apiServer": {"private": True}}
-        ),
+    """The primary on an existing subnet; a second Azure resource, `othersub`, on a subnet in
+    another subscription (test_a_grant_on_a_subnet_in_another_subscription_names_that_subscription
+    asserts on it): neither creates a network, so what this plan has of none holds for both."""
+    values = values_with(
+        {"network": {"existingSubnetId": SUBNET_ID, "dataplane": "cilium"}, "apiServer": {"private": True}}
     )
+    values["anyscale-cloud:resources"].append(
+        {
+            "name": "othersub",
+            "provider": "Azure",
+            "region": "eastus2",
+            "cluster": {"network": {"existingSubnetId": OTHER_SUBNET_ID}},
+        }
+    )
+    return recorded("test", values)
 
 
 def test_existing_subnet_exact(existing_plan: Plan) -> None:
@@ -512,23 +527,38 @@ def test_existing_subnet_exact(existing_plan: Plan) -> None:
 # --- the plan: Entra ID only, and the kubeconfig the program uses ------------------------------------
 
 
-def kubeconfig_sent(monkeypatch: pytest.MonkeyPatch, cluster: dict[str, Any]) -> tuple[Plan, dict[str, Any]]:
-    """Run the program; return the plan and the (secret) kubeconfig the AKS Kubernetes provider got."""
+@pytest.fixture(scope="module")
+def kubeconfigs_sent() -> tuple[Plan, dict[str, dict[str, Any]]]:
+    """Run the program (its monitor watched: a run of its own) on two Entra-only AKS resources,
+    the primary with the default kubelogin mode (azurecli) and `spn` with kubeloginMode: spn;
+    return the plan and the (secret) kubeconfig each one's Kubernetes provider got, by resource."""
     sent: dict[str, str] = {}
     original = runtime.RecordingMonitor.RegisterResource
 
     def register(self: Any, request: Any) -> Any:
-        if request.type == "pulumi:providers:kubernetes" and request.name.startswith("default"):
-            sent["kubeconfig"] = runtime._strip_secrets(json_format.MessageToDict(request.object))["kubeconfig"]
+        if request.type == "pulumi:providers:kubernetes" and request.name.startswith(("default", "spn")):
+            owner = request.name.split("-")[0]
+            sent[owner] = runtime._strip_secrets(json_format.MessageToDict(request.object))["kubeconfig"]
         return original(self, request)
 
-    monkeypatch.setattr(runtime.RecordingMonitor, "RegisterResource", register)
-    plan = run_program("test", values_with(cluster))
-    return plan, yaml.safe_load(sent["kubeconfig"])
+    values = values_with({"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP]})
+    values["anyscale-cloud:resources"].append(
+        {
+            "name": "spn",
+            "provider": "Azure",
+            "region": "eastus2",
+            "cluster": {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP], "kubeloginMode": "spn"},
+        }
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runtime.RecordingMonitor, "RegisterResource", register)
+        plan = run_program("test", values)
+    return plan, {owner: yaml.safe_load(kubeconfig) for owner, kubeconfig in sent.items()}
 
 
-def test_entra_only_cluster_and_azurecli_kubeconfig(monkeypatch: pytest.MonkeyPatch) -> None:
-    plan, kubeconfig = kubeconfig_sent(monkeypatch, {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP]})
+def test_entra_only_cluster_and_azurecli_kubeconfig(kubeconfigs_sent: tuple[Plan, dict[str, Any]]) -> None:
+    plan, sent = kubeconfigs_sent
+    kubeconfig = sent["default"]
     aks = inputs(plan, "default-aks")
     assert aks["disableLocalAccounts"] is True
     assert aks["aadProfile"] == {"managed": True, "enableAzureRBAC": True, "adminGroupObjectIDs": [GROUP]}
@@ -540,10 +570,8 @@ def test_entra_only_cluster_and_azurecli_kubeconfig(monkeypatch: pytest.MonkeyPa
     assert provider["inputs"]["kubeconfig"] == "[secret]"
 
 
-def test_spn_kubeconfig_keeps_tenant_not_the_aks_client(monkeypatch: pytest.MonkeyPatch) -> None:
-    _, kubeconfig = kubeconfig_sent(
-        monkeypatch, {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP], "kubeloginMode": "spn"}
-    )
+def test_spn_kubeconfig_keeps_tenant_not_the_aks_client(kubeconfigs_sent: tuple[Plan, dict[str, Any]]) -> None:
+    kubeconfig = kubeconfigs_sent[1]["spn"]
     assert kubeconfig["users"][0]["user"]["exec"]["args"] == [
         "get-token",
         "--login",
@@ -557,10 +585,10 @@ def test_spn_kubeconfig_keeps_tenant_not_the_aks_client(monkeypatch: pytest.Monk
     ]
 
 
-def test_admin_groups_with_local_accounts_on() -> None:
+def test_admin_groups_with_local_accounts_on(created_plan: Plan) -> None:
     """Entra ID for people, the local admin credential for the program: the plan's kubeconfig
     stays the admin one (no kubelogin needed where `pulumi up` runs)."""
-    aks = inputs(recorded("test", values_with({"adminGroupObjectIds": [GROUP]})), "default-aks")
+    aks = inputs(created_plan, "default-aks")  # adminGroupObjectIds: [GROUP], disableLocalAccounts left out
     assert aks["aadProfile"] == {"managed": True, "enableAzureRBAC": True, "adminGroupObjectIDs": [GROUP]}
     assert aks["disableLocalAccounts"] is False
 

@@ -12,7 +12,6 @@ from components.addons.gateway import certificate_secret_names
 from preflight.policy import pack_module
 from preflight.runtime import Plan
 from tests.conftest import stack_values
-from tests.example_spec import standalone
 from tests.plans import recorded
 from tests.raw_inputs import Raw, run_raw
 
@@ -318,14 +317,9 @@ def test_node_pools_taints_labels(plan: Plan) -> None:
         assert len(pool["inputs"]["agentPoolName"]) <= 12
 
 
-def test_gpu_pool_and_device_plugin() -> None:
-    plan = recorded(
-        "example-azure",
-        {
-            **stack_values("example"),
-            "anyscale-cloud:resources": standalone(stack_values("example"))["anyscale-cloud:resources"][:1],
-        },
-    )
+def test_gpu_pool_and_device_plugin(example_plan: Plan) -> None:
+    # The example's primary (its GPU pool gput4), from the suite's shared recording of the example.
+    plan = example_plan
     gpu = inputs(plan, "default-pool-gput4")
     assert gpu["vmSize"] == "Standard_NC16as_T4_v3"
     assert gpu["nodeTaints"] == [

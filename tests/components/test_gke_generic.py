@@ -58,9 +58,21 @@ OPERATOR_VALUES = {
 
 
 @pytest.fixture(scope="module")
-def plan() -> Plan:
-    """The example stack: GKE in a network of its own."""
-    return recorded("test", copy.deepcopy(EXAMPLE))
+def plan(example_plan: Plan) -> Plan:
+    """The example stack: GKE in a network of its own (the suite's shared recording of it:
+    nothing asserted here depends on the stack's name, which only URNs carry)."""
+    return example_plan
+
+
+@pytest.fixture(scope="module")
+def apis_plan() -> Plan:
+    """The example stack with two edits on different resources, each asserted by its own test:
+    GKE's project APIs enabled (gcp-usc1) and Generic storage without credentials (onprem).
+    The stack name is the example's, so that its URNs compare with `plan`'s."""
+    values = copy.deepcopy(EXAMPLE)
+    values["anyscale-cloud:resources"][2]["enableApis"] = True
+    values["anyscale-cloud:resources"][3]["storage"] = {"bucket": "s3://ray-data"}
+    return recorded("example", values)
 
 
 @pytest.fixture(scope="module")
@@ -290,11 +302,9 @@ def test_generic_s3_credentials(custom_plan: Plan) -> None:
     assert custom_plan.named("onprem-anyscale-operator")["options"]["additionalSecretOutputs"] == ["values"]
 
 
-def test_generic_without_credentials_sets_no_credential_keys() -> None:
-    values = copy.deepcopy(EXAMPLE)
-    values["anyscale-cloud:resources"][3]["storage"] = {"bucket": "s3://ray-data"}
-    plan = recorded("test", values)
-    values = plan.named("onprem-anyscale-operator")["inputs"]["values"]
+def test_generic_without_credentials_sets_no_credential_keys(apis_plan: Plan) -> None:
+    # onprem's storage: a bucket without credentials (apis_plan).
+    values = apis_plan.named("onprem-anyscale-operator")["inputs"]["values"]
     assert "credentialMount" not in values
     assert "aws" not in values["global"]
 
@@ -581,13 +591,12 @@ def test_operator_values_render(rendered: dict[str, list[dict[str, Any]]], resou
     assert pod["imagePullSecrets"] == [{"name": "regcred"}]
 
 
-def test_enabled_apis_add_to_the_dependencies_a_resource_asked_for(plan: Plan) -> None:
+def test_enabled_apis_add_to_the_dependencies_a_resource_asked_for(plan: Plan, apis_plan: Plan) -> None:
     # AfterApis rewrites every GCP resource's depends_on: it must add the APIs to what the
     # builder asked for (the cluster's network, the identity binding's cluster), never
-    # replace it. Compared resource by resource with the same stack without enableApis.
-    values = copy.deepcopy(EXAMPLE)
-    values["anyscale-cloud:resources"][2]["enableApis"] = True
-    with_apis = recorded("test", values)
+    # replace it. Compared resource by resource with the same stack without enableApis
+    # (apis_plan's other edit, onprem's storage, changes no GCP resource).
+    with_apis = apis_plan
     apis = {r["urn"] for r in with_apis.of_type("gcp:projects/service:Service")}
     assert len(apis) == 6  # cloudresourcemanager, compute, container, iam, iamcredentials, storage
     before = {r["urn"]: set(r["dependsOn"]) for r in plan.resources}

@@ -17,7 +17,6 @@ from preflight.rollout import estimate, render_estimate
 from preflight.runtime import Plan
 from preflight.tree import render_summary, render_tree
 from tests.conftest import stack_values
-from tests.example_spec import standalone
 from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,9 +32,33 @@ def with_sentinels(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+def variants_values() -> dict[str, Any]:
+    """The example with protection left to its default (on), `onprem` on a hostname gateway
+    address, and sentinels in every secret input: the plans of three tests, none of which
+    asserts on what another changed, made in one run."""
+    values = with_sentinels(stack_values("example"))
+    del values["anyscale-cloud:cloud"]["protect"]
+    onprem = next(r for r in values["anyscale-cloud:resources"] if r["name"] == "onprem")
+    onprem["gatewayAddress"] = "hostname"
+    return values
+
+
 @pytest.fixture(scope="module")
 def sentinel_plan() -> Plan:
-    return recorded("example", with_sentinels(stack_values("example")))
+    return recorded("example", variants_values())
+
+
+def edited_head() -> Plan:
+    """The example with three edits, each on a resource of its own, asserted by three tests:
+    the resources after the primary in reverse order (gcp-usc1 dropped from them),
+    gcp-usc1 removed, aws-usw2 on an existing bucket. Each test's "nothing else changes"
+    excludes exactly the other tests' edited resource (named where it does)."""
+    values = stack_values("example")
+    first, *rest = values["anyscale-cloud:resources"]
+    rest = [r for r in rest if r["name"] != "gcp-usc1"]
+    next(r for r in rest if r["name"] == "aws-usw2")["storage"] = {"bucket": "s3://existing-ray-data"}
+    values["anyscale-cloud:resources"] = [first, *reversed(rest)]
+    return recorded("example", values)
 
 
 @pytest.fixture(scope="module")
@@ -114,20 +137,26 @@ def test_secret_outputs_the_sdk_does_not_mark(base_plan: Plan) -> None:
 
 
 def test_reordering_resources_changes_nothing(base_plan: Plan) -> None:
-    values = stack_values("example")
-    first, *rest = values["anyscale-cloud:resources"]
-    values["anyscale-cloud:resources"] = [first, *reversed(rest)]
-    reordered = recorded("example", values)
-    changes = diff_plans(base_plan.to_json(), reordered.to_json())
+    reordered = edited_head()
+    # Beside the reordering, edited_head removes gcp-usc1 and edits aws-usw2's bucket (the
+    # other two tests' edits): only their resources are left out of the comparison. What is
+    # compared still moved: onprem went from the last place to the second.
+    others = ("gcp-usc1", "aws-usw2")
+    changes = [c for c in diff_plans(base_plan.to_json(), reordered.to_json()) if not c.name.startswith(others)]
     assert {c.action for c in changes} == {"same"}
-    assert sorted(r["urn"] for r in base_plan.resources) == sorted(r["urn"] for r in reordered.resources)
+    assert sorted(r["urn"] for r in base_plan.resources if not r["name"].startswith(others)) == sorted(
+        r["urn"] for r in reordered.resources if not r["name"].startswith(others)
+    )
 
 
 def test_removing_a_resource_deletes_only_it_and_is_disruptive(base_plan: Plan) -> None:
-    values = stack_values("example")
-    values["anyscale-cloud:resources"] = [r for r in values["anyscale-cloud:resources"] if r["name"] != "gcp-usc1"]
-    head = recorded("example", values)
-    changes = {c.name: c for c in diff_plans(base_plan.to_json(), head.to_json()) if c.action != "same"}
+    head = edited_head()
+    # aws-usw2's bucket edit (another test's) left out; the reordering changes nothing.
+    changes = {
+        c.name: c
+        for c in diff_plans(base_plan.to_json(), head.to_json())
+        if c.action != "same" and not c.name.startswith("aws-usw2")
+    }
     assert all(c.action == "delete" for c in changes.values()), {n: c.action for n, c in changes.items()}
     assert all(name.startswith("gcp-usc1") for name in changes)
     registration = changes["gcp-usc1-registration"]
@@ -149,9 +178,7 @@ def test_every_stack_disables_default_providers() -> None:
 def test_showcase_stacks_turn_protection_off_and_default_is_on() -> None:
     for stack in ("dev", "example"):
         assert stack_values(stack)["anyscale-cloud:cloud"]["protect"] is False
-    values = stack_values("example")
-    del values["anyscale-cloud:cloud"]["protect"]
-    plan = recorded("example", values)
+    plan = recorded("example", variants_values())  # the cloud's `protect` left out
     protected = {r["name"] for r in plan.resources if r["options"]["protect"]}
     for name in (
         "default-aks",
@@ -167,11 +194,13 @@ def test_showcase_stacks_turn_protection_off_and_default_is_on() -> None:
 
 
 def test_editing_a_bucket_replaces_exactly_that_registration(base_plan: Plan) -> None:
-    values = stack_values("example")
-    aws = next(r for r in values["anyscale-cloud:resources"] if r["name"] == "aws-usw2")
-    aws["storage"] = {"bucket": "s3://existing-ray-data"}
-    head = recorded("example", values)
-    changes = [c for c in diff_plans(base_plan.to_json(), head.to_json()) if c.action != "same"]
+    head = edited_head()
+    # gcp-usc1's removal (another test's edit) left out; the reordering changes nothing.
+    changes = [
+        c
+        for c in diff_plans(base_plan.to_json(), head.to_json())
+        if c.action != "same" and not c.name.startswith("gcp-usc1")
+    ]
     replaced = [c.name for c in changes if c.action == "replace"]
     assert replaced == ["aws-usw2-registration"]
     registration = next(c for c in changes if c.name == "aws-usw2-registration")
@@ -214,9 +243,9 @@ def test_bad_config_stops_the_program_before_any_resource() -> None:
 
 
 def test_generic_gateway_address_kind() -> None:
-    values = standalone(stack_values("example"))
-    values["anyscale-cloud:resources"] = [values["anyscale-cloud:resources"][0], values["anyscale-cloud:resources"][3]]
-    values["anyscale-cloud:resources"][1]["gatewayAddress"] = "hostname"
-    gateway = recorded("example", values).named("onprem-anyscale-operator")["inputs"]["values"]["networking"]["gateway"]
+    # onprem of variants_values: gatewayAddress: hostname.
+    gateway = recorded("example", variants_values()).named("onprem-anyscale-operator")["inputs"]["values"][
+        "networking"
+    ]["gateway"]
     assert gateway["hostname"] == "${onprem-gateway.status.addresses[0].value}"
     assert "ip" not in gateway
