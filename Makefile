@@ -123,7 +123,7 @@ $(MERMAID): tests/mermaid/package.json tests/mermaid/package-lock.json
 # the JSON Schema generated from the spec (a misspelt key fails here, as in the editor).
 test: lint $(MERMAID) $(HELM_STAMP)
 	$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml
-	$(PY) -m pytest -n $(JOBS) -q
+	$(PY) -m pytest -n $(JOBS) --dist worksteal -q
 
 # Every generated file (the stack schema, the config reference, the typed arguments, the
 # policy docs, the pack's message catalogue) from its source: scripts/generate.py lists them.

@@ -88,6 +88,20 @@ def dev_plan() -> Plan:
     return recorded("dev", stack_values("dev"))
 
 
+@pytest.fixture
+def shared_recordings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`preflight plan` (and the commands that record a stack through it, in this process)
+    takes the stack's shared recording (tests/plans.py) instead of running the program again.
+    Only for a test that patches nothing the program reads and does not look at what the run
+    logs: a recording keeps the plan, not the run's warnings."""
+    import preflight.plan
+
+    def shared(stack: str, values: dict[str, Any], first_preview: bool = False, program: Path | None = None) -> Plan:
+        return recorded(stack, values, first_preview, program)
+
+    monkeypatch.setattr(preflight.plan, "run_program", shared)
+
+
 def by_name(plan: Plan, name: str) -> dict[str, Any]:
     return plan.named(name)
 

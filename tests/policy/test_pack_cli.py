@@ -19,6 +19,7 @@ from tests.policy.cases import PLANTED
 from tests.policy.helpers import PACK, POLICIES, ROOT, edited, multicloud, set_at, without
 
 
+@pytest.mark.usefixtures("shared_recordings")
 def test_dev_stack_passes(capsys):
     assert runner.main(["--stack", "dev"]) == 0
     out = capsys.readouterr().out

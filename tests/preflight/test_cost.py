@@ -369,6 +369,7 @@ def test_the_budget_policy_flags_a_maximum_above_the_configured_budget():
     assert [v for v in check_plan(plan) if v.policy == "cost-budget"] == []
 
 
+@pytest.mark.usefixtures("shared_recordings")
 def test_preflight_plan_prints_the_totals_after_its_summary():
     result = preflight_in_process("plan", "--stack", "dev")
     assert result.returncode == 0, result.stderr

@@ -111,6 +111,7 @@ def test_the_c_loader_is_used_when_the_wheel_has_it() -> None:
     assert issubclass(inputs._StrictLoader, yaml.CSafeLoader)
 
 
+@pytest.mark.usefixtures("shared_recordings")
 def test_plan_json_to_a_directory_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(plan.main, ["--stack", "dev", "--json", str(tmp_path), "--quiet"], capsys)
     assert code == 2

@@ -74,6 +74,7 @@ def test_usage_errors_exit_2() -> None:
     assert preflight("nonsense").returncode == 2
 
 
+@pytest.mark.usefixtures("shared_recordings")
 def test_plan_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "plan.json"
     result = preflight_in_process("plan", "--stack", "dev", "--json", str(out))

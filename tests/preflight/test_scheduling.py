@@ -221,6 +221,7 @@ def test_view_flags_a_pool_with_the_wrong_label_and_a_shape_that_fits_nowhere(pl
     assert "! 200CPU-8GB fits on no pool" in text
 
 
+@pytest.mark.usefixtures("shared_recordings")
 def test_plan_prints_the_view() -> None:
     result = preflight_in_process("plan", "--stack", "example")
     assert result.returncode == 0, result.stderr
