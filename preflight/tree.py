@@ -457,7 +457,9 @@ def render_summary(plan: Plan, width: int = 100) -> str:
     groups = Counter(graph.group_name(r) for r in custom)
     per_group = ", ".join(f"{name} {count}" for name, count in groups.items())
     lines += textwrap.wrap(f"by cloud resource: {per_group}", width=max(width, 20), subsequent_indent="  ")
-    imported = [resource_name(r) for r in custom if import_id(r)]
+    # By name: the order resources register in varies from run to run (the SDK's event loop),
+    # and a summary that reorders itself would show as a change in every review.
+    imported = sorted(resource_name(r) for r in custom if import_id(r))
     if imported:
         text = f"imported, not created ({len(imported)}): {', '.join(imported)}"
         lines += textwrap.wrap(text, width=max(width, 20), subsequent_indent="  ")

@@ -104,7 +104,7 @@ def test_plan_shows_what_is_imported(plan: Plan) -> None:
     assert f"import: {RESOURCE_ADOPT['registration']}" in tree
     summary = render_summary(document, width=400)
     assert (
-        "imported, not created (9): ml-platform-dev-rg, ml-platform-dev-registry, default-aks, "
-        "default-operator-identity, default-storage, ml-platform-dev-cloud, default-container, default-registration, "
-        "default-operator-extension"
+        "imported, not created (9): default-aks, default-container, default-operator-extension, "
+        "default-operator-identity, default-registration, default-storage, ml-platform-dev-cloud, "
+        "ml-platform-dev-registry, ml-platform-dev-rg"
     ) in summary
