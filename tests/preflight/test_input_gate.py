@@ -145,12 +145,10 @@ def test_commands_exit_cleanly_without_stderr_noise() -> None:
     import subprocess
     import sys
 
+    # validate and plan of the dev stack are checked the same way, as the README's quick start
+    # runs them (tests/project/test_readme_commands.py test_the_quick_start_runs).
     root = Path(__file__).resolve().parents[2]
-    for argv in (
-        ["validate", "stacks/Pulumi.dev.yaml"],
-        ["plan", "--stack", "dev", "--quiet"],
-        ["plan", "--stack", "dev", "--quiet", "--first-preview"],
-    ):
+    for argv in (["plan", "--stack", "dev", "--quiet", "--first-preview"],):
         result = subprocess.run(
             [sys.executable, "-m", "preflight", *argv],
             cwd=root,
