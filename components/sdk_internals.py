@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -172,6 +173,12 @@ class _ReadOnlyDictProxy(pulumi_policy.proxy._DictProxy):
     def __setitem__(self, key: Any, value: Any) -> None:
         raise TypeError(f"a policy wrote {key!r} into a resource's inputs: policies read them, never write")
 
+    def __getitem__(self, key: Any) -> Any:
+        value = super().__getitem__(key)  # type: ignore[no-untyped-call]  # the SDK's method is unannotated
+        if key == "__target":  # the SDK's way to the map behind the proxy: a read-only view of it
+            return types.MappingProxyType(value)
+        return value
+
 
 def read_only_unknown_checking_proxy(props: Any) -> Any:
     """`unknown_checking_proxy` whose maps refuse writes, at every depth (its lists are
@@ -184,9 +191,9 @@ def read_only_unknown_checking_proxy(props: Any) -> Any:
         node = pending.pop()
         if isinstance(node, pulumi_policy.proxy._DictProxy):
             node.__class__ = _ReadOnlyDictProxy
-            pending.extend(node["__target"].values())
+            pending.extend(vars(node)["_DictProxy__target"].values())
         elif isinstance(node, pulumi_policy.proxy._ListProxy):
-            pending.extend(node["__target"])
+            pending.extend(vars(node)["_ListProxy__target"])
     return proxy
 
 

@@ -61,10 +61,18 @@ _FROM: dict[str, str] = {
 def __getattr__(name: str) -> Any:
     module = _FROM.get(name)
     if module is None:
-        raise AttributeError(f"module 'config' has no attribute {name!r}")
+        # `config.<submodule>` as the eager imports made it available before.
+        try:
+            return importlib.import_module(f"config.{name}")
+        except ModuleNotFoundError as error:
+            raise AttributeError(f"module 'config' has no attribute {name!r}") from error
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FROM})
 
 
 __all__ = [

@@ -108,20 +108,20 @@ def policy(
     }
     if check is not None:
         made = ResourceValidationPolicy(validate=_resource_validate(check, on, schema), **common)
-        _TYPES[id(made)] = on
+        setattr(made, TYPES_ATTRIBUTE, on)  # an attribute the SDK's class does not declare
         return made
     assert stack_check is not None
     return StackValidationPolicy(validate=_stack_validate(stack_check, schema), **common)
 
 
-_TYPES: dict[int, tuple[str, ...]] = {}  # a resource policy's `on`, by the policy's id
+TYPES_ATTRIBUTE = "_anyscale_resource_types"  # a resource policy's `on`, kept on the policy itself
 
 
 def applies(policy: Any, resource_type: str) -> bool:
     """Whether a resource policy of this pack can report anything for a resource of this
     type: one made `on` other types returns before it reads anything else, so a runner may
     skip it (`preflight policy` does; the engine calls it and gets nothing)."""
-    on = _TYPES.get(id(policy), ())
+    on: tuple[str, ...] = getattr(policy, TYPES_ATTRIBUTE, ())
     return not on or type_is(resource_type, *on)
 
 

@@ -120,32 +120,33 @@ def provider_of(record: dict[str, Any], graph: Graph) -> PolicyProviderResource 
 
 
 class Views:
-    """Each record's engine view (its inputs behind the proxy, its options, its provider),
-    built once for a whole run of the pack instead of once per policy: the cost of a run
-    over a large plan was mostly building these. The inputs' proxy refuses writes, so no
-    policy can change what the next one reads (the engine hands each policy its own copy)."""
+    """Each record's inputs behind the SDK's proxy, built once for a whole run of the pack
+    instead of once per policy (the cost of a run over a large plan was mostly building these),
+    and the provider's. The proxy refuses writes at every depth, so no policy can change what
+    the next one reads, as none could where the engine hands each policy its own copy; the
+    options and the provider's record are built per policy, as the engine does (they are cheap)."""
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
-        self._built: dict[int, tuple[Any, Any, PolicyProviderResource | None]] = {}
+        self._props: dict[int, Any] = {}
+
+    def _inputs(self, record: dict[str, Any]) -> Any:
+        key = id(record)
+        if key not in self._props:
+            self._props[key] = read_only_unknown_checking_proxy(engine_value(record.get("inputs") or {}))
+        return self._props[key]
 
     def of(self, record: dict[str, Any]) -> tuple[Any, Any, PolicyProviderResource | None]:
-        key = id(record)
-        if key not in self._built:
-            provider = self.graph.provider(record)
-            self._built[key] = (
-                read_only_unknown_checking_proxy(engine_value(record.get("inputs") or {})),
-                options_of(record),
-                None
-                if provider is None
-                else PolicyProviderResource(
-                    provider["type"],
-                    read_only_unknown_checking_proxy(engine_value(provider.get("inputs") or {})),
-                    provider["urn"],
-                    resource_name(provider),
-                ),
-            )
-        return self._built[key]
+        provider = self.graph.provider(record)
+        return (
+            self._inputs(record),
+            options_of(record),
+            None
+            if provider is None
+            else PolicyProviderResource(
+                provider["type"], self._inputs(provider), provider["urn"], resource_name(provider)
+            ),
+        )
 
 
 def resource_args(
@@ -200,6 +201,7 @@ def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> li
     check_config(config or {}, "policy config")
     graph = Graph(records)
     views = Views(graph)
+    applies = pack_module("pack").applies
     violations: list[Violation] = []
     for policy in pack.ALL_POLICIES:
         level = level_of(policy, pack.DEFAULT_LEVEL, config or {})
@@ -209,7 +211,7 @@ def check_plan(plan: dict[str, Any], config: dict[str, Any] | None = None) -> li
         if isinstance(policy, ResourceValidationPolicy):
             for record in records:
                 # A policy made for other types returns before it reads anything (policy/pack.py).
-                if not pack_module("pack").applies(policy, record["type"]):
+                if not applies(policy, record["type"]):
                     continue
                 args = resource_args(record, graph, policy_config, views)
                 violations += run(policy, level, functools.partial(policy.validate, args), record["urn"])

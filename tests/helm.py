@@ -18,8 +18,10 @@ import hashlib
 import json
 import os
 import re
+import select
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
@@ -180,38 +182,59 @@ def as_lists(node: Any) -> Any:
 
 class _Server:
     """One `render.py --serve` process per test process, started on first use: the Go library
-    and the interpreter load once instead of once per render (each render still gets a fresh
-    fake API server). Restarted if it dies."""
+    and the interpreter load once instead of once per render (each render still starts from
+    the fake API server's built-in discovery). Restarted if it dies; a render that takes longer
+    than RENDER_TIMEOUT_S kills it (the one-shot tool had the same limit). Its stderr (Helm's
+    own messages) goes to a file whose tail a failure shows."""
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen[str] | None = None
+        self.log: Any = None
+
+    def _start(self) -> subprocess.Popen[str]:
+        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115  (open as long as the server runs)
+        proc = subprocess.Popen(
+            [sys.executable, str(RENDER), "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
+        atexit.register(proc.kill)
+        return proc
+
+    def _stderr_tail(self) -> str:
+        if self.log is None:
+            return ""
+        self.log.seek(0)
+        return str(self.log.read())[-2000:]
 
     def render(self, request: dict[str, Any]) -> dict[str, Any]:
         for _attempt in range(2):
             if self.proc is None or self.proc.poll() is not None:
-                self.proc = subprocess.Popen(
-                    [sys.executable, str(RENDER), "--serve"],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                    text=True,
-                )
-                atexit.register(self.proc.kill)
+                self.proc = self._start()
             assert self.proc.stdin is not None and self.proc.stdout is not None
+            line = ""
             try:
                 self.proc.stdin.write(json.dumps(request) + "\n")
                 self.proc.stdin.flush()
-                line = self.proc.stdout.readline()
+                ready, _, _ = select.select([self.proc.stdout], [], [], RENDER_TIMEOUT_S)
+                line = self.proc.stdout.readline() if ready else ""
             except BrokenPipeError:
-                line = ""
+                pass
             if line:
                 answer: dict[str, Any] = json.loads(line)
                 return answer
-            self.proc.kill()  # it died mid-render: once more in a new one
+            self.proc.kill()  # it died or hung mid-render: once more in a new one
+            self.proc.wait()
             self.proc = None
-        raise RuntimeError(f"{RENDER} --serve died twice rendering {request['chart']}")
+        raise RuntimeError(
+            f"{RENDER} --serve failed twice rendering {request['chart']} (died, or over {RENDER_TIMEOUT_S} s); "
+            f"its stderr ends:\n{self._stderr_tail()}"
+        )
 
 
+RENDER_TIMEOUT_S = 300
 _SERVER = _Server()
 
 

@@ -29,11 +29,17 @@ import preflight.runtime
 from preflight.runtime import Plan
 
 ENV = "ANYSCALE_TEST_PLANS"
+_REGISTER = preflight.runtime.RecordingMonitor.RegisterResource  # as imported, before any test runs
+_CALL = preflight.runtime.PlanMocks.call
 _MEMO: dict[str, bytes] = {}  # this process's recordings, pickled (every caller gets a fresh copy)
 
 
 def key_of(stack: str, values: dict[str, Any], first_preview: bool, program: Path | None) -> str:
-    text = json.dumps([stack, values, first_preview, str(program) if program else None], sort_keys=True, default=str)
+    # The day the program judges Kubernetes versions on (config/currency.py) is an input too.
+    day = os.environ.get("ANYSCALE_CLOUD_TODAY")
+    text = json.dumps(
+        [stack, values, first_preview, str(program) if program else None, day], sort_keys=True, default=str
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -57,6 +63,9 @@ def recorded_raw(stack: str, values: dict[str, Any], first_preview: bool = False
         return capture(stack, copy.deepcopy(values), first_preview, program)
     key = key_of(stack, values, first_preview, program)
     if key not in _MEMO:
+        # A recording made while a test has the runtime patched would be shared as the plain one.
+        assert preflight.runtime.RecordingMonitor.RegisterResource is _REGISTER, "patched runtime: call run_program"
+        assert preflight.runtime.PlanMocks.call is _CALL, "patched runtime: call run_program"
         _MEMO[key] = _shared(key, lambda: capture(stack, copy.deepcopy(values), first_preview, program))
     return pickle.loads(_MEMO[key])
 

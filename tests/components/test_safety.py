@@ -48,19 +48,6 @@ def sentinel_plan() -> Plan:
     return recorded("example", variants_values())
 
 
-def edited_head() -> Plan:
-    """The example with three edits, each on a resource of its own, asserted by three tests:
-    the resources after the primary in reverse order (gcp-usc1 dropped from them),
-    gcp-usc1 removed, aws-usw2 on an existing bucket. Each test's "nothing else changes"
-    excludes exactly the other tests' edited resource (named where it does)."""
-    values = stack_values("example")
-    first, *rest = values["anyscale-cloud:resources"]
-    rest = [r for r in rest if r["name"] != "gcp-usc1"]
-    next(r for r in rest if r["name"] == "aws-usw2")["storage"] = {"bucket": "s3://existing-ray-data"}
-    values["anyscale-cloud:resources"] = [first, *reversed(rest)]
-    return recorded("example", values)
-
-
 @pytest.fixture(scope="module")
 def base_plan() -> Plan:
     return recorded("example", stack_values("example"))
@@ -137,26 +124,20 @@ def test_secret_outputs_the_sdk_does_not_mark(base_plan: Plan) -> None:
 
 
 def test_reordering_resources_changes_nothing(base_plan: Plan) -> None:
-    reordered = edited_head()
-    # Beside the reordering, edited_head removes gcp-usc1 and edits aws-usw2's bucket (the
-    # other two tests' edits): only their resources are left out of the comparison. What is
-    # compared still moved: onprem went from the last place to the second.
-    others = ("gcp-usc1", "aws-usw2")
-    changes = [c for c in diff_plans(base_plan.to_json(), reordered.to_json()) if not c.name.startswith(others)]
+    values = stack_values("example")
+    first, *rest = values["anyscale-cloud:resources"]
+    values["anyscale-cloud:resources"] = [first, *reversed(rest)]
+    reordered = recorded("example", values)
+    changes = diff_plans(base_plan.to_json(), reordered.to_json())
     assert {c.action for c in changes} == {"same"}
-    assert sorted(r["urn"] for r in base_plan.resources if not r["name"].startswith(others)) == sorted(
-        r["urn"] for r in reordered.resources if not r["name"].startswith(others)
-    )
+    assert sorted(r["urn"] for r in base_plan.resources) == sorted(r["urn"] for r in reordered.resources)
 
 
 def test_removing_a_resource_deletes_only_it_and_is_disruptive(base_plan: Plan) -> None:
-    head = edited_head()
-    # aws-usw2's bucket edit (another test's) left out; the reordering changes nothing.
-    changes = {
-        c.name: c
-        for c in diff_plans(base_plan.to_json(), head.to_json())
-        if c.action != "same" and not c.name.startswith("aws-usw2")
-    }
+    values = stack_values("example")
+    values["anyscale-cloud:resources"] = [r for r in values["anyscale-cloud:resources"] if r["name"] != "gcp-usc1"]
+    head = recorded("example", values)
+    changes = {c.name: c for c in diff_plans(base_plan.to_json(), head.to_json()) if c.action != "same"}
     assert all(c.action == "delete" for c in changes.values()), {n: c.action for n, c in changes.items()}
     assert all(name.startswith("gcp-usc1") for name in changes)
     registration = changes["gcp-usc1-registration"]
@@ -194,13 +175,11 @@ def test_showcase_stacks_turn_protection_off_and_default_is_on() -> None:
 
 
 def test_editing_a_bucket_replaces_exactly_that_registration(base_plan: Plan) -> None:
-    head = edited_head()
-    # gcp-usc1's removal (another test's edit) left out; the reordering changes nothing.
-    changes = [
-        c
-        for c in diff_plans(base_plan.to_json(), head.to_json())
-        if c.action != "same" and not c.name.startswith("gcp-usc1")
-    ]
+    values = stack_values("example")
+    aws = next(r for r in values["anyscale-cloud:resources"] if r["name"] == "aws-usw2")
+    aws["storage"] = {"bucket": "s3://existing-ray-data"}
+    head = recorded("example", values)
+    changes = [c for c in diff_plans(base_plan.to_json(), head.to_json()) if c.action != "same"]
     replaced = [c.name for c in changes if c.action == "replace"]
     assert replaced == ["aws-usw2-registration"]
     registration = next(c for c in changes if c.name == "aws-usw2-registration")

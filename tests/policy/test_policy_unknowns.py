@@ -97,11 +97,24 @@ _READ: set[int] = set()  # ids of the watched props a policy read during its run
 
 class _WatchedProps(DictProxy):  # type: ignore[misc,valid-type]
     """The SDK's proxy of a resource's inputs, noting that a policy read them (every read of a
-    Mapping goes through these four). A policy that never read a record's inputs ran the same
+    Mapping goes through the four methods below, every other way in through the attributes
+    `__getattribute__` watches). A policy that never read a record's inputs ran the same
     as it would have with any other inputs there (the policies are pure functions of their
     arguments), so it cannot find anything new when one of them becomes None: the sweeps
     below run, for each record, only the policies that read its inputs, and compare every
     finding of every policy that could change."""
+
+    # What reads the map without its Mapping methods (copy, deepcopy, pickle, vars, the target
+    # itself) counts as a read too: none of the pack's policies does it, but a watch that
+    # missed it would skip that policy's sweep in silence.
+    _INDIRECT = frozenset(
+        {"_DictProxy__target", "__dict__", "__reduce__", "__reduce_ex__", "__getstate__", "__copy__", "__deepcopy__"}
+    )
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _WatchedProps._INDIRECT:
+            _READ.add(id(self))
+        return super().__getattribute__(name)
 
     def __getitem__(self, key: Any) -> Any:
         _READ.add(id(self))

@@ -63,6 +63,8 @@ def test_a_policy_that_writes_into_the_shared_inputs_is_stopped() -> None:
         props["a"]["b"][0]["c"] = 2
     with pytest.raises(TypeError, match="policies read them, never write"):
         props["new"] = 1
+    with pytest.raises(TypeError):  # the SDK's way to the map behind the proxy is read-only too
+        props["a"]["__target"]["b"] = []
     assert props["a"]["b"][0]["c"] == 1
 
 
