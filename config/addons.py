@@ -13,6 +13,7 @@ from config.data.versions import ANYSCALE_OPERATOR_VERSION, ENVOY_GATEWAY_VERSIO
 from config.kuberay import KubeRaySpec
 from config.raw import is_secure
 from config.types import ExactVersion, Strict, to_secret
+from config.workloads import managed_namespaces, namespace_problems
 from policy.rules.chart_keys import CHART_VERSION, FORBIDDEN_KEYS, TEMPLATE_KEYS
 
 CHART_VERSION_RULE = "one exact chart version (no range, `*` or `latest`)"
@@ -149,7 +150,9 @@ class OperatorChartSpec(Strict):
     @classmethod
     def _values(cls, values: Any) -> dict[str, Any]:
         flat: dict[str, Any] = {}
-        problems = _values_problems(values, (), flat)
+        problems: list[tuple[tuple[str | int, ...], str]] = [*_values_problems(values, (), flat)]
+        # The namespaces the program makes (config/workloads.py), once the values are known good.
+        problems = problems or namespace_problems(flat)
         if problems:
             raise ValidationError.from_exception_data(
                 cls.__name__,
@@ -159,6 +162,11 @@ class OperatorChartSpec(Strict):
                 ],
             )
         return flat
+
+    @property
+    def managed_namespaces(self) -> list[str]:
+        """workloads.managedNamespaces: where the operator runs Ray pods besides its own namespace."""
+        return managed_namespaces(self.values)
 
 
 class AddonsSpec(Strict):

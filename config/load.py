@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
-from config import currency, names
+from config import currency, names, workloads
 from config.aks import AksClusterSpec
 from config.data import azure_availability
 from config.gke import GkeClusterSpec
@@ -225,7 +225,22 @@ def advisories(spec: StackSpec, today: date | None = None, *, deploying: bool = 
     stale = currency.stale(day)
     if stale:
         versions.append(Problem("resources", None, stale))
-    return versions + _region_advisories(spec) + _workload_bucket_advisories(spec)
+    return versions + _region_advisories(spec) + _workload_bucket_advisories(spec) + _workload_advisories(spec)
+
+
+def _workload_advisories(spec: StackSpec) -> list[Problem]:
+    """Managed namespaces the operator gets no rights in, or an AWS trust policy over IAM's
+    default quota (config/workloads.py)."""
+    found = []
+    for index, resource in enumerate(spec.resources):
+        values = resource.addons.anyscale_operator.values
+        namespaces = resource.addons.anyscale_operator.managed_namespaces
+        aws = workloads.aws_trust_advisory(resource.region, namespaces) if resource.provider_name == "AWS" else None
+        for message in (workloads.cross_namespace_advisory(values), aws):
+            if message is not None:
+                path = f"resources[{index}].addons.anyscaleOperator.values.{workloads.MANAGED_NAMESPACES_KEY}"
+                found.append(Problem(path, resource.name, message))
+    return found
 
 
 def _workload_bucket_advisories(spec: StackSpec) -> list[Problem]:

@@ -19,6 +19,7 @@ from config.kueue import FlavorQuota, admits, pool_quota, smoke_jobs
 from config.pools import NodePoolSpec
 from config.storage import StorageSpec
 from config.types import Name, Strict, check_region, fail, minor_of, normalize_provider
+from config.workloads import WorkloadAccount, aws_trust_problem, azure_credentials_problem, workload_accounts
 from policy.rules.platform import PROVIDERS
 
 CLUSTER_RULE = "the cluster the program creates (a Generic resource brings its own: `kubeconfig`)"
@@ -72,6 +73,28 @@ class ResourceSpec(Strict):
     def bucket_region(self) -> str:
         """Where the bucket is: the storage region, which defaults to the resource's."""
         return self.storage.region or self.region
+
+    @property
+    def workload_accounts(self) -> list[WorkloadAccount]:
+        """The service accounts Ray pods run as: anyscale-workloads in the operator's namespace
+        and in each managed namespace (config/workloads.py), each federated to the workloads'
+        cloud identity where there is one."""
+        return workload_accounts(self.addons.anyscale_operator.managed_namespaces)
+
+    @model_validator(mode="after")
+    def _managed_namespaces_fit(self) -> ResourceSpec:
+        # One subject per namespace on the workloads' cloud identity: the clouds' limits bind.
+        namespaces = self.addons.anyscale_operator.managed_namespaces
+        problem = (
+            azure_credentials_problem(namespaces)
+            if self.provider_name == "Azure"
+            else aws_trust_problem(self.region, namespaces)
+            if self.provider_name == "AWS"
+            else None
+        )
+        if problem is not None:
+            raise fail("workloads", problem, at="addons.anyscaleOperator.values.workloads.managedNamespaces")
+        return self
 
     @model_validator(mode="after")
     def _scheduler_plugins_matches_the_cluster(self) -> ResourceSpec:

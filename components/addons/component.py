@@ -26,6 +26,7 @@ from components.nodepools import ACCELERATOR_TAINT, CAPACITY_TAINT, GPU_TAINT
 from components.target import Target
 from config import AddonsSpec
 from config.data.versions import ANYSCALE_REPO, ENVOY_GATEWAY_CHART, NVIDIA_DEVICE_PLUGIN_REPO
+from config.workloads import workload_accounts
 
 ENVOY_NAMESPACE = "envoy-gateway-system"
 KUBERAY_NAMESPACE = "kuberay-system"
@@ -110,6 +111,8 @@ class ClusterAddons(pulumi.ComponentResource):
             pulumi.ResourceOptions(depends_on=[envoy_crds]),
             skip_crds=True,
         )
+        # The managed namespaces first: a Kueue queue namespace that is also one is this Namespace.
+        self._managed = {ns: self._managed_namespace(ns) for ns in args.addons.anyscale_operator.managed_namespaces}
         kueue = install_kuberay(
             self._name,
             versions.kuberay,
@@ -119,6 +122,7 @@ class ClusterAddons(pulumi.ComponentResource):
             crds=kuberay_crds,
             flavors=args.flavors,
             cilium=target.cilium_data_plane,
+            namespaces=self._managed,
         )
         self.kueue = kueue  # MultiKueue (components/kuberay/multikueue.py) goes after it
         self.in_cluster = self._k8s
@@ -147,7 +151,10 @@ class ClusterAddons(pulumi.ComponentResource):
                 plugin,
                 {"tolerations": [{"key": k, "operator": "Exists"} for k in tolerated], "affinity": affinity},
             )
-        self.workload_account = self._workload_account(namespace)
+        self.workload_accounts = [
+            self._workload_account(self._managed.get(account.namespace, namespace), account.namespace)
+            for account in workload_accounts(list(self._managed))
+        ]
         gateway = self._gateway(envoy, namespace, args.cloud_resource_id)
         self.gateway_address = gateway.status.apply(lambda s: ((s or {}).get("addresses") or [{}])[0].get("value"))
         extra, extra_secrets = operator_values(args.addons.anyscale_operator.values)
@@ -161,18 +168,35 @@ class ClusterAddons(pulumi.ComponentResource):
         )
         self.register_outputs({"gateway_address": self.gateway_address})
 
-    def _workload_account(self, namespace: pulumi.Resource) -> k8s.core.v1.ServiceAccount:
+    def _managed_namespace(self, name: str) -> k8s.core.v1.Namespace:
+        """A namespace of workloads.managedNamespaces: the chart only lists it for the operator
+        (anyscale-operator 1.8.0 templates/anyscale_managed_namespace.yaml:1-15), whose rules
+        cannot create namespaces (templates/_rbac_rules.tpl:7-36), so the program makes it.
+        Aliased to the Namespace a Kueue queue namespace of that name had (components/kuberay/
+        install.py), so listing a queue namespace here moves it instead of replacing it."""
+        return k8s.core.v1.Namespace(
+            f"{self._name}-workload-namespace-{name}",
+            metadata={"name": name},
+            opts=pulumi.ResourceOptions.merge(
+                self._k8s, pulumi.ResourceOptions(aliases=[pulumi.Alias(name=f"{self._name}-queue-namespace-{name}")])
+            ),
+        )
+
+    def _workload_account(self, namespace: pulumi.Resource, name: str) -> k8s.core.v1.ServiceAccount:
         """The Ray pods' own service account (the chart's workloads.serviceAccount.name,
-        components/addons/operator.py), in the namespace the operator runs them in. No
-        RoleBinding names it: the chart binds only operator.serviceAccount.name to its Role
+        components/addons/operator.py), in each namespace the operator runs them in: the chart
+        names that one account on every pod it makes (templates/configmap_patches.yaml:15-25).
+        No RoleBinding names it: the chart binds only operator.serviceAccount.name to its Role
         (anyscale-operator 1.8.0 templates/role_binding.yaml, cluster_role_binding.yaml).
-        Annotated with the workloads' cloud identity, which exists before the account."""
+        Annotated with the workloads' cloud identity, which exists (and trusts the account in
+        this namespace) before the account."""
         workloads = self._target.workload_identity
+        own = name == defaults.OPERATOR_NAMESPACE
         return k8s.core.v1.ServiceAccount(
-            f"{self._name}-workload-account",
+            f"{self._name}-workload-account" + ("" if own else f"-{name}"),
             metadata={
                 "name": defaults.WORKLOAD_SERVICE_ACCOUNT,
-                "namespace": defaults.OPERATOR_NAMESPACE,
+                "namespace": name,
                 "annotations": workloads.service_account_annotations or None,
             },
             opts=pulumi.ResourceOptions.merge(
@@ -272,7 +296,7 @@ class ClusterAddons(pulumi.ComponentResource):
                 additional_secret_outputs=["configurationProtectedSettings"],
                 # The operator's chart renders its Kueue RBAC only when Kueue's API exists.
                 # Its Ray pods run as the workloads' account: it exists first.
-                depends_on=[self.workload_account, *([kueue] if kueue is not None else [])],
+                depends_on=[*self.workload_accounts, *([kueue] if kueue is not None else [])],
             ),
         )
 
@@ -302,7 +326,7 @@ class ClusterAddons(pulumi.ComponentResource):
             pulumi.ResourceOptions(
                 # Its chart renders the Kueue RBAC only when Kueue's API exists at render time.
                 # Its Ray pods run as the workloads' account: it exists first.
-                depends_on=[namespace, self.workload_account] + ([kueue] if kueue is not None else []),
+                depends_on=[namespace, *self.workload_accounts] + ([kueue] if kueue is not None else []),
                 additional_secret_outputs=secret_outputs,
                 deleted_with=self._after_registration or self._target.cluster,
             ),

@@ -10,6 +10,7 @@ import pulumi_aws as aws
 
 from components.aws.policies import STS_AUDIENCE, assume_role_policy, irsa_trust_policy
 from components.scope import Scope
+from config.workloads import WorkloadAccount
 
 # Every region in config/data/regions.py is in the `aws` partition.
 MANAGED_POLICY = "arn:aws:iam::aws:policy/{}"
@@ -65,10 +66,16 @@ class Irsa:
 
     def role(self, name: str, namespace: str, service_account: str, description: str) -> aws.iam.Role:
         """A role that only `namespace/service_account` of this cluster may assume."""
+        return self.role_of(name, [WorkloadAccount(namespace, service_account)], description)
+
+    def role_of(self, name: str, accounts: Sequence[WorkloadAccount], description: str) -> aws.iam.Role:
+        """A role that only these service accounts of this cluster may assume (one `:sub`
+        condition listing them; the spec checked that the document fits IAM's limit)."""
+        subjects = [account.subject for account in accounts]
         return aws.iam.Role(
             name,
             assume_role_policy=pulumi.Output.all(self.oidc.arn, self.issuer).apply(
-                lambda a: irsa_trust_policy(a[0], a[1], namespace, service_account)
+                lambda a: irsa_trust_policy(a[0], a[1], subjects)
             ),
             description=description,
             opts=self.scope.opts(),

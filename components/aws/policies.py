@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
-STS_AUDIENCE = "sts.amazonaws.com"  # the audience of the tokens EKS projects for IRSA
+# The trust document and its subjects are the spec's (config/workloads.py), which sizes the
+# workloads' trust policy against IAM's limit before anything is deployed.
+from config.workloads import STS_AUDIENCE as STS_AUDIENCE
+from config.workloads import irsa_trust_policy as irsa_trust_policy
+from config.workloads import service_account_subject as service_account_subject
 
 
 def assume_role_policy(service: str) -> str:
@@ -12,34 +16,6 @@ def assume_role_policy(service: str) -> str:
         {
             "Version": "2012-10-17",
             "Statement": [{"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}],
-        }
-    )
-
-
-def service_account_subject(namespace: str, name: str) -> str:
-    """The `sub` of the tokens EKS projects for a Kubernetes service account."""
-    return f"system:serviceaccount:{namespace}:{name}"
-
-
-def irsa_trust_policy(provider_arn: str, issuer: str, namespace: str, service_account: str) -> str:
-    """Only the one service account, with tokens meant for STS, may assume the role."""
-    host = issuer.removeprefix("https://")
-    return json.dumps(
-        {
-            "Version": "2012-10-17",
-            "Statement": [
-                {
-                    "Effect": "Allow",
-                    "Principal": {"Federated": provider_arn},
-                    "Action": "sts:AssumeRoleWithWebIdentity",
-                    "Condition": {
-                        "StringEquals": {
-                            f"{host}:sub": service_account_subject(namespace, service_account),
-                            f"{host}:aud": STS_AUDIENCE,
-                        }
-                    },
-                }
-            ],
         }
     )
 

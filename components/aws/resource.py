@@ -86,10 +86,10 @@ class EksTarget(pulumi.ComponentResource):
         )
         # The Ray pods' own role: their service account only, the bucket only (the same S3
         # actions as the operator's; nothing else the operator's role may do).
-        workload_role = irsa.role(
+        # Its trust names the account in every namespace the operator runs Ray pods in.
+        workload_role = irsa.role_of(
             f"{spec.name}-workloads",
-            defaults.OPERATOR_NAMESPACE,
-            defaults.WORKLOAD_SERVICE_ACCOUNT,
+            spec.workload_accounts,
             f"Ray pods of cloud resource {spec.name} (cloud {ctx.cloud_name})",
         )
         workload_policy = aws.iam.RolePolicy(

@@ -138,28 +138,44 @@ def build_identity(scope: Scope, spec: AzureResource, cluster: containerservice.
     return OperatorIdentity(identity, federation)
 
 
+def workload_credentials(spec: AzureResource) -> list[Credential]:
+    """One credential per account Ray pods run as (config/workloads.py): the operator
+    namespace's keeps its names; a managed namespace's is named after it (namespaces are
+    unique, and a Kubernetes name fits a credential's name, 3-120 letters, digits, '-', '_').
+    The spec refuses more than the identity's 20 credentials."""
+    credentials = []
+    for account in spec.workload_accounts:
+        own = account.namespace == defaults.OPERATOR_NAMESPACE
+        suffix = "" if own else f"-{account.namespace}"
+        credentials.append(
+            Credential(f"{spec.name}-workload-federation{suffix}", f"{account.name}{suffix}", account.subject)
+        )
+    return credentials
+
+
 def build_workload_identity(
     grants: Grants,
     spec: AzureResource,
     cluster: containerservice.ManagedCluster,
     container_id: pulumi.Input[str] | None,
 ) -> WorkloadIdentity:
-    """The Ray pods' identity: federated to their service account only, with Storage Blob
+    """The Ray pods' identity: federated to their service account only (in each namespace
+    they run in), with Storage Blob
     Data Contributor on the resource's container (`container_id`; None for an existing
     bucket, whose data-plane roles are its owner's, as for the operator: config/load.py
     warns). The pods carry `azure.workload.identity/use: "true"` from the chart itself
     (anyscale-operator 1.8.0 templates/configmap_patches.yaml, when cloudProvider is azure)."""
     scope = grants.scope
     ctx = scope.ctx
-    identity, (federation,) = federated_identity(
+    identity, federations = federated_identity(
         scope,
         spec,
         cluster,
         f"{spec.name}-workload-identity",
         azure_workload_identity_name(ctx.cloud_name, spec.name),
-        [Credential(f"{spec.name}-workload-federation", defaults.WORKLOAD_SERVICE_ACCOUNT, defaults.WORKLOAD_SUBJECT)],
+        workload_credentials(spec),
     )
-    made: list[pulumi.Resource] = [identity, federation]
+    made: list[pulumi.Resource] = [identity, *federations]
     if container_id is not None:
         made.append(
             grants.grant(

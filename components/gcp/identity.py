@@ -3,6 +3,7 @@ Identity) and allowed to sign blobs as itself; and the nodes' own service accoun
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import pulumi
@@ -105,7 +106,7 @@ def build_workload_account(
     scope: Scope, spec: GcpResource, cluster: gcp.container.Cluster, bucket_uri: pulumi.Input[str]
 ) -> WorkloadIdentity:
     """The Ray pods' account: bound through Workload Identity to their service account
-    (anyscale-operator/anyscale-workloads) only, with objectAdmin on the resource's bucket
+    (anyscale-workloads in the operator's namespace and in each managed namespace) only, with objectAdmin on the resource's bucket
     (created or existing, as the operator's grant) and nothing else: no signBlob, no project role."""
     cloud = scope.ctx.cloud_name
     account = gcp.serviceaccount.Account(
@@ -115,18 +116,21 @@ def build_workload_account(
         description="Used by the Anyscale operator's Ray pods through Workload Identity: the bucket only",
         opts=scope.opts(),
     )
-    binding = gcp.serviceaccount.IAMMember(
-        f"{spec.name}-workloads-workload-identity",
-        service_account_id=account.name,
-        role=WORKLOAD_IDENTITY_ROLE,
-        member=pulumi.Output.from_input(known(spec.project)).apply(
-            lambda project: workload_identity_member(
-                project, defaults.OPERATOR_NAMESPACE, defaults.WORKLOAD_SERVICE_ACCOUNT
-            )
-        ),
-        # The project's identity pool exists once a cluster with Workload Identity does.
-        opts=scope.opts(depends_on=[cluster]),
-    )
+    # One binding per account Ray pods run as (config/workloads.py); the operator namespace's
+    # keeps its name.
+    project = pulumi.Output.from_input(known(spec.project))
+    bindings = [
+        gcp.serviceaccount.IAMMember(
+            f"{spec.name}-workloads-workload-identity"
+            + ("" if who.namespace == defaults.OPERATOR_NAMESPACE else f"-{who.namespace}"),
+            service_account_id=account.name,
+            role=WORKLOAD_IDENTITY_ROLE,
+            member=project.apply(functools.partial(workload_identity_member, namespace=who.namespace, name=who.name)),
+            # The project's identity pool exists once a cluster with Workload Identity does.
+            opts=scope.opts(depends_on=[cluster]),
+        )
+        for who in spec.workload_accounts
+    ]
     grant = gcp.storage.BucketIAMMember(
         f"{spec.name}-workloads-storage",
         bucket=pulumi.Output.from_input(bucket_uri).apply(lambda uri: uri.removeprefix("gs://")),
@@ -134,4 +138,4 @@ def build_workload_account(
         member=pulumi.Output.concat("serviceAccount:", account.email),
         opts=scope.opts(),
     )
-    return WorkloadIdentity({GSA_ANNOTATION: account.email}, [account, binding, grant])
+    return WorkloadIdentity({GSA_ANNOTATION: account.email}, [account, *bindings, grant])

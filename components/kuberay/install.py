@@ -7,7 +7,7 @@ move until a user turns something on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pulumi
@@ -35,11 +35,13 @@ def install_kuberay(
     crds: pulumi.Resource,
     flavors: list[Flavor],
     cilium: bool = False,
+    namespaces: Mapping[str, pulumi.Resource] | None = None,
 ) -> pulumi.Resource | None:
     """`opts` are ClusterAddons' options for in-cluster objects (parent, provider, deletedWith);
     `crds` the ray.io CRDs, applied before the operator (whose release skips the chart's);
     `flavors` the worker pools' Kueue flavors (flavors.pool_flavors); `cilium`: the data plane
-    is Cilium (its API server needs a CiliumNetworkPolicy under networkPolicy). Returns Kueue's
+    is Cilium (its API server needs a CiliumNetworkPolicy under networkPolicy); `namespaces` the
+    Namespaces the caller made already (the operator's managed ones), used, not made again. Returns Kueue's
     release when Kueue is installed: the Anyscale operator's chart renders its Kueue RBAC
     only when Kueue's API exists, so it goes after it."""
 
@@ -87,6 +89,7 @@ def install_kuberay(
         scheduler = release(spec.batch_scheduler, pin, schedulers.scheduler_values(spec.batch_scheduler), extra)
         scheduler_ready.append(scheduler)
     kueue = scheduler_ready[0] if spec.batch_scheduler == "kueue" else None
+    made_already = dict(namespaces or {})
     user_namespaces: dict[str, pulumi.Resource] = {}  # queueNamespaces the program creates
 
     smoke_namespace = None
@@ -115,6 +118,9 @@ def install_kuberay(
             needs: list[pulumi.Resource] = [queue]
             if ns == charts.SMOKE_NAMESPACE and smoke_namespace is not None:
                 needs.append(smoke_namespace)
+            elif ns in made_already:
+                user_namespaces[ns] = made_already[ns]
+                needs.append(made_already[ns])
             elif ns not in queues.EXISTING_NAMESPACES:
                 # A namespace the user chose (addons.kuberay.queueNamespaces): the program owns it.
                 user_namespaces[ns] = k8s.core.v1.Namespace(

@@ -88,11 +88,13 @@ POLICIES: list[Policy] = [
         "identity-federated-subject",
         "A federated identity credential trusts exactly the operator's service account "
         "(system:serviceaccount:anyscale-operator:anyscale-operator) or the Ray pods' "
-        "(system:serviceaccount:anyscale-operator:anyscale-workloads) with audience api://AzureADTokenExchange.",
+        "(system:serviceaccount:<namespace>:anyscale-workloads, in anyscale-operator or a managed namespace) with "
+        "audience api://AzureADTokenExchange.",
         level=MANDATORY,
         severity=HIGH,
         remediation="Set the credential's subject to system:serviceaccount:anyscale-operator:anyscale-operator (the "
-        "operator's identity) or system:serviceaccount:anyscale-operator:anyscale-workloads (the workloads'), its "
+        "operator's identity) or system:serviceaccount:<namespace>:anyscale-workloads (the workloads', one credential "
+        "per namespace they run in), its "
         "audiences to exactly ['api://AzureADTokenExchange'] and its issuer to the cluster's OIDC issuer URL "
         "(components/azure/identity.py does).",
         check=lambda args, _: identity.federated_subject_problems(args.props),
@@ -134,12 +136,14 @@ POLICIES: list[Policy] = [
         "identity-gcp-workload-identity",
         "roles/iam.workloadIdentityUser is granted only to "
         "serviceAccount:<project>.svc.id.goog[anyscale-operator/anyscale-operator] or "
-        "serviceAccount:<project>.svc.id.goog[anyscale-operator/anyscale-workloads] (the Ray pods').",
+        "serviceAccount:<project>.svc.id.goog[<namespace>/anyscale-workloads] (the Ray pods', in anyscale-operator or "
+        "a managed namespace).",
         level=MANDATORY,
         severity=HIGH,
         remediation="Bind roles/iam.workloadIdentityUser on the operator's service account to "
         "serviceAccount:<project>.svc.id.goog[anyscale-operator/anyscale-operator] only, and on the workloads' to "
-        "serviceAccount:<project>.svc.id.goog[anyscale-operator/anyscale-workloads] only "
+        "serviceAccount:<project>.svc.id.goog[<namespace>/anyscale-workloads] only, once per namespace the Ray pods "
+        "run in "
         "(components/gcp/identity.py does).",
         check=lambda args, _: gcp_iam.workload_identity_problems(args.resource_type, args.props),
     ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.platform import FEDERATED_SUBJECTS, FEDERATION_AUDIENCE, a_or_an
+from rules.platform import FEDERATED_SUBJECT_FORM, FEDERATED_SUBJECT_RE, FEDERATION_AUDIENCE, a_or_an
 from rules.values import (
     MISSING,
     UNKNOWN,
@@ -66,17 +66,18 @@ def role_assignment_problems(props: Any, forbidden: dict[str, str]) -> list[str]
 
 def federated_subject_problems(props: Any) -> list[str]:
     """An identity trusts the cluster's tokens for one of our service accounts only: the
-    operator's or the Ray pods' (each identity its own, components/azure/identity.py)."""
+    operator's or the Ray pods' (each identity its own, components/azure/identity.py), theirs
+    in the operator's namespace or in a managed one."""
     problems = []
     subject = get(props, "subject")
     known = subject is not UNKNOWN and not (isinstance(subject, str) and sample(subject) != subject)
     if subject is not UNKNOWN and not known:
         unchecked(props, "subject")  # a placeholder inside: the subject must be exactly one text
-    if known and subject not in FEDERATED_SUBJECTS:
+    if known and not (isinstance(subject, str) and FEDERATED_SUBJECT_RE.fullmatch(subject)):
         got = "not set" if subject is MISSING else repr(subject)
         problems.append(
             f"the federated subject is {got}: any pod running as that service account would get this "
-            f"cloud identity; use exactly {' or '.join(FEDERATED_SUBJECTS)}"
+            f"cloud identity; use exactly {FEDERATED_SUBJECT_FORM}"
         )
     audiences = get(props, "audiences")
     if audiences is MISSING:

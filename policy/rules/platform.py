@@ -140,18 +140,28 @@ OPERATOR_SUBJECT = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{OPERATOR_SERVIC
 # workloads.serviceAccount.name (anyscale-operator 1.8.0 templates/configmap_patches.yaml).
 WORKLOAD_SERVICE_ACCOUNT = "anyscale-workloads"
 WORKLOAD_SUBJECT = f"system:serviceaccount:{OPERATOR_NAMESPACE}:{WORKLOAD_SERVICE_ACCOUNT}"
-# The service accounts a federated credential may trust.
-FEDERATED_SUBJECTS = (OPERATOR_SUBJECT, WORKLOAD_SUBJECT)
+# The service accounts a federated credential may trust: the operator's, and the Ray pods' in
+# the operator's namespace or in any namespace of workloads.managedNamespaces (which the spec
+# checks are Kubernetes namespace names: an RFC 1123 label, config/workloads.py).
+NAMESPACE_PATTERN = r"[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?"
+FEDERATED_SUBJECT_RE = re.compile(
+    rf"system:serviceaccount:(?:{OPERATOR_NAMESPACE}:{OPERATOR_SERVICE_ACCOUNT}|{NAMESPACE_PATTERN}:{WORKLOAD_SERVICE_ACCOUNT})"
+)
+FEDERATED_SUBJECT_FORM = (
+    f"{OPERATOR_SUBJECT} or system:serviceaccount:<namespace>:{WORKLOAD_SERVICE_ACCOUNT} (the Ray pods', in "
+    f"{OPERATOR_NAMESPACE} or a managed namespace)"
+)
 FEDERATION_AUDIENCE = "api://AzureADTokenExchange"
-# GCP: the Workload Identity member bound to the operator's service account.
+# GCP: the Workload Identity member bound to the operator's service account, or to the Ray
+# pods' in the operator's namespace or a managed one.
 WORKLOAD_IDENTITY_MEMBER_RE = re.compile(
-    rf"serviceAccount:[a-z0-9.:-]+\.svc\.id\.goog\[{OPERATOR_NAMESPACE}/(?:{OPERATOR_SERVICE_ACCOUNT}|{WORKLOAD_SERVICE_ACCOUNT})\]"
+    rf"serviceAccount:[a-z0-9.:-]+\.svc\.id\.goog\[(?:{OPERATOR_NAMESPACE}/{OPERATOR_SERVICE_ACCOUNT}|{NAMESPACE_PATTERN}/{WORKLOAD_SERVICE_ACCOUNT})\]"
 )
 WORKLOAD_IDENTITY_MEMBER_FORM = (
     f"serviceAccount:<project>.svc.id.goog[{OPERATOR_NAMESPACE}/{OPERATOR_SERVICE_ACCOUNT}] "
-    f"(or .../{WORKLOAD_SERVICE_ACCOUNT}] for the Ray pods' account)"
+    f"(or ...[<namespace>/{WORKLOAD_SERVICE_ACCOUNT}] for the Ray pods' account, in {OPERATOR_NAMESPACE} or a "
+    "managed namespace)"
 )
-
 
 # --- checks -----------------------------------------------------------------------------------
 

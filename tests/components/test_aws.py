@@ -315,11 +315,19 @@ def test_autoscaler_role_trusts_only_the_autoscaler_service_account(plan: Plan) 
 
 
 def test_irsa_trust_policy_names_the_one_service_account() -> None:
-    document = json.loads(irsa_trust_policy("arn:aws:iam::1:oidc-provider/x", "https://oidc.example/id/1", "ns", "sa"))
+    document = json.loads(
+        irsa_trust_policy(
+            "arn:aws:iam::1:oidc-provider/x", "https://oidc.example/id/1", ["system:serviceaccount:ns:sa"]
+        )
+    )
     assert document["Statement"][0]["Condition"]["StringEquals"] == {
         "oidc.example/id/1:sub": "system:serviceaccount:ns:sa",
         "oidc.example/id/1:aud": "sts.amazonaws.com",
     }
+    # Several accounts: one condition listing them (StringEquals matches any of its values).
+    several = ["system:serviceaccount:a:sa", "system:serviceaccount:b:sa"]
+    document = json.loads(irsa_trust_policy("arn:aws:iam::1:oidc-provider/x", "https://oidc.example/id/1", several))
+    assert document["Statement"][0]["Condition"]["StringEquals"]["oidc.example/id/1:sub"] == several
 
 
 def test_autoscaler_may_resize_only_this_clusters_groups(plan: Plan) -> None:

@@ -286,7 +286,19 @@ def test_federated_subject(plan):
     workloads = record(plan, "default-workload-federation")
     assert workloads["inputs"]["subject"] == "system:serviceaccount:anyscale-operator:anyscale-workloads"
     assert validate("identity-federated-subject", workloads) == []
-    for subject in ("system:serviceaccount:default:default", "system:serviceaccount:anyscale-operator:*", ""):
+    # And in a managed namespace (workloads.managedNamespaces): its account there, one credential each.
+    managed = copy.deepcopy(workloads)
+    managed["inputs"]["subject"] = "system:serviceaccount:ray-a:anyscale-workloads"
+    assert validate("identity-federated-subject", managed) == []
+    for subject in (
+        "system:serviceaccount:default:default",
+        "system:serviceaccount:anyscale-operator:*",
+        "",
+        "system:serviceaccount:ray-a:default",  # another account of a managed namespace
+        "system:serviceaccount:ray-a:anyscale-operator",  # the operator's name, elsewhere
+        "system:serviceaccount:*:anyscale-workloads",
+        "system:serviceaccount:Ray_A:anyscale-workloads",  # not a namespace name
+    ):
         bad = copy.deepcopy(rec)
         bad["inputs"]["subject"] = subject
         one(
@@ -434,6 +446,9 @@ def test_gcp_project_roles_ignore_bucket_grants(plan):
     [
         "serviceAccount:my-gcp-project.svc.id.goog[default/default]",
         "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/other]",
+        "serviceAccount:my-gcp-project.svc.id.goog[ray-a/default]",
+        "serviceAccount:my-gcp-project.svc.id.goog[ray-a/anyscale-operator]",
+        "serviceAccount:my-gcp-project.svc.id.goog[*/anyscale-workloads]",
         "serviceAccount:ci@my-gcp-project.iam.gserviceaccount.com",
         "allAuthenticatedUsers",
     ],
@@ -456,6 +471,7 @@ def test_gcp_workload_identity_violations(plan, member):
         "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/anyscale-operator]",
         "serviceAccount:${gcp-usc1-operator-sa.project}.svc.id.goog[anyscale-operator/anyscale-operator]",
         "serviceAccount:my-gcp-project.svc.id.goog[anyscale-operator/anyscale-workloads]",
+        "serviceAccount:my-gcp-project.svc.id.goog[ray-a/anyscale-workloads]",
         "${some.member}",
     ],
 )
