@@ -48,3 +48,34 @@ def spec_error(cloud: Any, resources: Any) -> SpecError:
 def problems(resources: Any, cloud: Any = None) -> list[str]:
     """Each problem as the user reads it, in order; the example's cloud unless one is given."""
     return [str(p) for p in spec_error(example_cloud() if cloud is None else cloud, resources).problems]
+
+
+MANAGED = ["ray-a", "ray-b"]  # the managed namespaces of variants_values
+SENTINELS = {"kubeconfig": "SENTINEL-KUBECONFIG-7f3a9c", "cliToken": "SENTINEL-CLITOKEN-51be02"}
+
+
+def with_sentinels(values: dict[str, Any]) -> dict[str, Any]:
+    """Plant known values in every secret input (as the CLI hands them over, decrypted)."""
+    for resource in values["anyscale-cloud:resources"]:
+        for key, sentinel in SENTINELS.items():
+            if key in resource:
+                resource[key] = f"{sentinel}-{resource['name']}"
+    return values
+
+
+def variants_values() -> dict[str, Any]:
+    """The example with protection left to its default (on), `onprem` on a hostname gateway
+    address, sentinels in every secret input, and two managed namespaces on every resource
+    (`ray-a` also a Kueue queue namespace of the primary): the plans of the tests of
+    tests/components/test_safety.py and test_managed_namespaces.py, none of which asserts on
+    what another changed, made in one run."""
+    values = with_sentinels(stack_values("example"))
+    del values["anyscale-cloud:cloud"]["protect"]
+    onprem = next(r for r in values["anyscale-cloud:resources"] if r["name"] == "onprem")
+    onprem["gatewayAddress"] = "hostname"
+    for resource in values["anyscale-cloud:resources"]:
+        resource.setdefault("addons", {})["anyscaleOperator"] = {
+            "values": {"workloads": {"managedNamespaces": MANAGED, "enableCrossNamespaceResourceManagement": True}}
+        }
+    values["anyscale-cloud:resources"][0]["addons"]["kuberay"]["queueNamespaces"] = ["ray-a"]
+    return values

@@ -11,6 +11,8 @@ Refresh this list together with defaults.ANYSCALE_OPERATOR_VERSION.
 
 from __future__ import annotations
 
+import re
+
 CHART_VERSION = "1.8.0"
 
 TEMPLATE_KEYS: frozenset[str] = frozenset(
@@ -125,9 +127,10 @@ FORBIDDEN_KEYS: dict[str, str] = {
 
 
 def listed_or_under(key: str, allowed: frozenset[str] | set[str] = TEMPLATE_KEYS) -> bool:
-    """Listed, or under a listed key whose value is a map or list (a node selector's labels).
-    Used by the pack's operator-chart-keys policy and by the spec's `values` check."""
-    parts = key.split(".")
+    """Listed, or under a listed key whose value is a map or list (a node selector's labels;
+    an item of a list, `workloads.managedNamespaces[0]` as the AKS extension's flat settings
+    spell it). Used by the pack's operator-chart-keys policy and by the spec's `values` check."""
+    parts = re.sub(r"\[\d+\]", "", key).split(".")
     return any(".".join(parts[:n]) in allowed for n in range(1, len(parts) + 1))
 
 

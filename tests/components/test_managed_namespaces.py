@@ -7,7 +7,6 @@ also a Kueue queue namespace on the primary, which must then be one Namespace)."
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -15,10 +14,9 @@ import pytest
 
 from preflight.runtime import Plan
 from tests.components.test_charts import owned
-from tests.conftest import stack_values
+from tests.example_spec import MANAGED, variants_values
 from tests.plans import recorded
 
-MANAGED = ["ray-a", "ray-b"]
 NAMESPACES = ["anyscale-operator", "ray-a", "ray-b"]
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")
@@ -26,14 +24,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:Depreca
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    values = copy.deepcopy(stack_values("example"))
-    for resource in values["anyscale-cloud:resources"]:
-        addons = resource.setdefault("addons", {})
-        addons["anyscaleOperator"] = {
-            "values": {"workloads": {"managedNamespaces": MANAGED, "enableCrossNamespaceResourceManagement": True}}
-        }
-    values["anyscale-cloud:resources"][0]["addons"]["kuberay"]["queueNamespaces"] = ["ray-a"]
-    return recorded("example", values)
+    # The example with `ray-a` and `ray-b` managed on every resource, recorded once with
+    # test_safety's variants (tests/example_spec.py variants_values).
+    return recorded("example", variants_values())
 
 
 def of_type(plan: Plan, resource: str, type_: str) -> list[dict[str, Any]]:

@@ -17,30 +17,10 @@ from preflight.rollout import estimate, render_estimate
 from preflight.runtime import Plan
 from preflight.tree import render_summary, render_tree
 from tests.conftest import stack_values
+from tests.example_spec import SENTINELS, variants_values, with_sentinels
 from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
-SENTINELS = {"kubeconfig": "SENTINEL-KUBECONFIG-7f3a9c", "cliToken": "SENTINEL-CLITOKEN-51be02"}
-
-
-def with_sentinels(values: dict[str, Any]) -> dict[str, Any]:
-    """Plant known values in every secret input (as the CLI hands them over, decrypted)."""
-    for resource in values["anyscale-cloud:resources"]:
-        for key, sentinel in SENTINELS.items():
-            if key in resource:
-                resource[key] = f"{sentinel}-{resource['name']}"
-    return values
-
-
-def variants_values() -> dict[str, Any]:
-    """The example with protection left to its default (on), `onprem` on a hostname gateway
-    address, and sentinels in every secret input: the plans of three tests, none of which
-    asserts on what another changed, made in one run."""
-    values = with_sentinels(stack_values("example"))
-    del values["anyscale-cloud:cloud"]["protect"]
-    onprem = next(r for r in values["anyscale-cloud:resources"] if r["name"] == "onprem")
-    onprem["gatewayAddress"] = "hostname"
-    return values
 
 
 @pytest.fixture(scope="module")

@@ -286,6 +286,15 @@ def test_operator_chart_keys(plan, name):
     one(validate("operator-chart-keys", rec), "global.controlPlaneUrl", "does not read", "fix the spelling")
 
 
+def test_operator_chart_keys_reads_a_list_item_as_its_list():
+    # The AKS extension's flat settings spell a list's items with an index.
+    from rules.chart_keys import listed_or_under
+
+    assert listed_or_under("workloads.managedNamespaces[0]")
+    assert listed_or_under("workloads.managedNamespaces[12]")
+    assert not listed_or_under("workloads.managedNamespace[0]")
+
+
 def test_operator_chart_keys_under_a_map_key_and_configurable(plan):
     rec = copy.deepcopy(record(plan, "aws-usw2-anyscale-operator"))
     set_setting(rec, "operator.nodeSelector", {"kubernetes.io/os": "linux"})
