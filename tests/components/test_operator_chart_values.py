@@ -26,7 +26,7 @@ from preflight import runtime
 from preflight.runtime import run_program
 from tests.conftest import stack_values
 from tests.example_spec import standalone
-from tests.raw_inputs import Raw, run_raw
+from tests.raw_inputs import Raw, capture
 
 SECRET_TEXT = "v1:example-ciphertext/pull-token=="  # the stack file's ciphertext, as the mock decrypts it
 # Extra operator values a user sets: a boolean off, two managed namespaces, a secret env value.
@@ -67,7 +67,7 @@ def operator_run() -> tuple[Raw, dict[str, list[Callable[..., Any]]]]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(runtime.RecordingMonitor, "RegisterResource", spy)
-        raw = run_raw("test", values)
+        raw = capture("test", values)  # a run of its own: the spy must see it (never a shared recording)
     return raw, transforms
 
 
