@@ -80,8 +80,8 @@ def test_eks_and_gke_providers_are_identified_by_their_endpoint(raw: Raw) -> Non
         assert raw.plan.named(name)["inputs"]["clusterIdentifier"] == "[secret]"
 
 
-def checksum(raw: Raw) -> str:
-    value: str = raw.inputs["onprem-anyscale-operator"]["values"]["operator"]["annotations"][ANNOTATION]
+def checksum(raw: Raw, resource: str = "onprem") -> str:
+    value: str = raw.inputs[f"{resource}-anyscale-operator"]["values"]["operator"]["annotations"][ANNOTATION]
     return value
 
 
@@ -89,6 +89,21 @@ def generic(values: dict[str, Any]) -> dict[str, Any]:
     resource: dict[str, Any] = values["anyscale-cloud:resources"][3]
     assert resource["provider"] == "Generic"
     return resource
+
+
+def edits() -> Raw:
+    """The example's onprem three times, each with one edit, next to a bare Azure primary, in
+    one run: `token` with a rotated CLI token, `kube` with new credentials for the same
+    cluster, `notes` with user pod annotations."""
+    values = copy.deepcopy(stack_values("example"))
+    primary, onprem = values["anyscale-cloud:resources"][0], generic(values)
+    token, kube, notes = ({**copy.deepcopy(onprem), "name": name} for name in ("token", "kube", "notes"))
+    token["cliToken"] = {"secure": "v1:NewToken+example-ciphertext/clitoken=="}
+    kube["kubeconfig"] = {"secure": "v1:Other+example-ciphertext/kubeconfig=="}
+    notes["addons"] = {"anyscaleOperator": {"values": {"operator": {"annotations": {"team": "ml"}}}}}
+    bare = {"name": primary["name"], "provider": "Azure", "region": primary["region"]}
+    values["anyscale-cloud:resources"] = [bare, token, kube, notes]
+    return run_raw("example", values)
 
 
 def test_the_operator_rolls_when_the_cli_token_changes_and_only_then(raw: Raw) -> None:
@@ -105,13 +120,10 @@ def test_the_operator_rolls_when_the_cli_token_changes_and_only_then(raw: Raw) -
     values = raw.plan.named("onprem-anyscale-operator")["inputs"]["values"]
     assert values["operator"]["annotations"] == {ANNOTATION: "[secret]"}
 
-    rotated = copy.deepcopy(stack_values("example"))
-    generic(rotated)["cliToken"] = {"secure": "v1:NewToken+example-ciphertext/clitoken=="}
-    assert checksum(run_raw("example", rotated)) != checksum(raw)
-
-    new_kubeconfig = copy.deepcopy(stack_values("example"))
-    generic(new_kubeconfig)["kubeconfig"] = {"secure": "v1:Other+example-ciphertext/kubeconfig=="}
-    assert checksum(run_raw("example", new_kubeconfig)) == checksum(raw)
+    # The hash is of onprem's own secret settings only: the edited copies next to a bare
+    # primary (one run, edits()) compare with the example's onprem.
+    assert checksum(edits(), "token") != checksum(raw)
+    assert checksum(edits(), "kube") == checksum(raw)
 
 
 def test_a_generic_provider_has_no_identifier(raw: Raw) -> None:
@@ -151,6 +163,6 @@ def test_user_annotations_are_merged_with_the_roll_hash() -> None:
     generic(values)["addons"] = {"anyscaleOperator": {"values": {"operator": {"annotations": {"team": "ml"}}}}}
     # Only `values` given: the operator keeps its pinned version (no "version is required").
     assert problems(values) == []
-    annotations = run_raw("example", values).inputs["onprem-anyscale-operator"]["values"]["operator"]["annotations"]
+    annotations = edits().inputs["notes-anyscale-operator"]["values"]["operator"]["annotations"]
     assert annotations["team"] == "ml"
     assert len(annotations[ANNOTATION]) == 64
