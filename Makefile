@@ -60,6 +60,10 @@ $(STAMP): requirements.txt
 	  test -x $(PY) || $(PYTHON) -m venv $(VENV); \
 	  $(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.txt; \
 	fi
+	@# Bytecode for what the program imports, written once here (pip compiles on install, uv
+	@# does not): otherwise the first processes of a run (both test workers at once) compile
+	@# the provider SDKs' modules each.
+	@$(PY) -c "import components.cloud, preflight.runtime, preflight.policy"
 	@touch $(STAMP)
 
 # The development tools on top: both locks at once (uv pip sync would otherwise remove what
