@@ -160,7 +160,8 @@ def record_lines(record: Record, provider: str, region: str) -> list[Line]:
 
 
 def estimate(records: Iterable[Record]) -> list[Group]:
-    """Every cloud resource's lines, in plan order, the cloud's own group first."""
+    """Every cloud resource's lines (groups in plan order, the cloud's own first; lines by kind,
+    then name)."""
     records = list(records)
     owner = cloud_resources(records)
     groups: dict[str, Group] = {CLOUD_GROUP: Group(CLOUD_GROUP)}
@@ -173,9 +174,13 @@ def estimate(records: Iterable[Record]) -> list[Group]:
             provider, region = get(record.props, "properties", "provider"), get(record.props, "properties", "region")
             group.provider = provider if isinstance(provider, str) else None
             group.region = region if isinstance(region, str) else None
-    for record in records:
-        if not type_is(record.type, *PRICED):
-            continue
+    # Within a cloud resource by kind (as PRICED lists them), then by name: the order resources
+    # register in varies from run to run, and a report that reorders itself reads as a change.
+    priced = sorted(
+        (r for r in records if type_is(r.type, *PRICED)),
+        key=lambda r: (next(i for i, kind in enumerate(PRICED) if type_is(r.type, kind)), r.name),
+    )
+    for record in priced:
         parent = owner[record.urn]
         group = groups[parent.urn] if parent is not None and parent.urn in groups else groups[CLOUD_GROUP]
         region = group.region

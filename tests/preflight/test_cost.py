@@ -115,10 +115,11 @@ def test_aks_idle_counts_the_control_plane_and_pool_minimums_maximum_every_pool_
     assert [(line.label, line.idle, line.maximum, line.missing) for line in group.lines] == [
         ("AKS control plane (Standard)", 0.10, 0.10, None),
         ("pool system: 1-3 x Standard_D4s_v5", 0.192, 0.576, None),
+        # The pools by name (the order they register in varies from run to run).
         ("pool default-pool-cpuspot spot: 0-10 x Standard_D16s_v5", 0.0, 7.68, None),
-        ("pool default-pool-gput4: 0-4 x Standard_NC16as_T4_v3", 0.0, 4.816, None),
         # Without autoscaling a pool is at its count both ways.
         ("pool default-pool-fixed: 2-2 x Standard_D8s_v5", 0.768, 0.768, None),
+        ("pool default-pool-gput4: 0-4 x Standard_NC16as_T4_v3", 0.0, 4.816, None),
     ]
     # 0.10 + 0.192 + 0.768; 0.10 + 0.576 + 7.68 + 4.816 + 0.768
     assert (group.idle, group.maximum, group.not_priced) == (1.06, 13.94, [])
@@ -131,8 +132,8 @@ def test_a_region_without_prices_is_not_priced_and_left_out_of_the_sums():
     assert group.not_priced == [
         "pool system: 1-3 x Standard_D4s_v5: Standard_D4s_v5 in westus3 not priced",
         "pool default-pool-cpuspot spot: 0-10 x Standard_D16s_v5: Standard_D16s_v5 in westus3 not priced",
-        "pool default-pool-gput4: 0-4 x Standard_NC16as_T4_v3: Standard_NC16as_T4_v3 in westus3 not priced",
         "pool default-pool-fixed: 2-2 x Standard_D8s_v5: Standard_D8s_v5 in westus3 not priced",
+        "pool default-pool-gput4: 0-4 x Standard_NC16as_T4_v3: Standard_NC16as_T4_v3 in westus3 not priced",
     ]
 
 
