@@ -8,12 +8,14 @@ also a Kueue queue namespace on the primary, which must then be one Namespace)."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from preflight.runtime import Plan
-from tests.components.test_charts import owned
+from tests.components.test_charts import owned, rendered_operator
 from tests.example_spec import MANAGED, variants_values
 from tests.plans import recorded
 
@@ -161,3 +163,21 @@ def test_gcp_binds_each_namespace(plan: Plan) -> None:
 def test_generic_gets_no_federation(plan: Plan) -> None:
     for record in owned(plan, "onprem"):
         assert "ray-a" not in json.dumps(record["inputs"]) or record["type"].startswith("kubernetes:"), record["name"]
+
+
+@pytest.mark.parametrize(
+    ("resource", "provider"), [("default", "Azure"), ("aws-usw2", "AWS"), ("gcp-usc1", "GCP"), ("onprem", "Generic")]
+)
+def test_the_operator_chart_reads_the_namespaces_the_program_made_accounts_in(
+    plan: Plan, render_cache: Path, resource: str, provider: str
+) -> None:
+    """The consumer: anyscale-operator 1.8.0, rendered with what the program sends it (the AKS
+    extension's flat settings, `workloads.managedNamespaces[0]`, or a release's values), lists
+    exactly the namespaces that got the account, and may act in them."""
+    objects = rendered_operator(plan, resource, provider, render_cache)
+    (listed,) = [
+        o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "anyscale-managed-namespaces"
+    ]
+    assert yaml.safe_load(listed["data"]["namespaces.yaml"]) == ["ray-a", "ray-b"]
+    assert set(accounts(plan, resource)) == {"anyscale-operator", "ray-a", "ray-b"}
+    assert [o for o in objects if o["kind"] == "ClusterRole"], "enableCrossNamespaceResourceManagement: no ClusterRole"

@@ -37,8 +37,8 @@ here-document (`<<'EOF'` ... `EOF`) belongs to the command that opens it.
 The README's quick start (its `## Quick start...` section) is the one part that runs, end to
 end, as a new reader follows it: its unmarked commands in order, in one bash, in one fresh
 copy of the repository (the files `git ls-files` lists, as they are in the working tree;
-./venv a symlink to the real venv; ../shared beside the copy a symlink to the real ../shared
-when there is one; committed as `main` with an `origin/main` ref), from its root. Each
+./venv a symlink to the real venv, nothing beside it: the quick start needs nothing outside
+the repository; committed as `main` with an `origin/main` ref), from its root. Each
 command must exit 0, or N when its line ends with `# exit N`. `make` runs with `-o
 venv/.installed` (a `make` first on PATH adds it): the copy's files are newer than the real
 venv's stamp, and the Makefile would otherwise reinstall the lock into the shared venv; the
@@ -258,7 +258,7 @@ def git(*args: str, cwd: Path) -> str:
 
 
 def copy_repository(target: Path) -> Path:
-    """The tracked files of ROOT (as they are in the working tree), ./venv and ../shared linked, committed."""
+    """The tracked files of ROOT (as they are in the working tree), ./venv linked, committed."""
     try:
         listed = git("ls-files", "-z", cwd=ROOT)
     except (OSError, subprocess.CalledProcessError):
@@ -271,9 +271,6 @@ def copy_repository(target: Path) -> Path:
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, repo / name, follow_symlinks=False)
     (repo / "venv").symlink_to((ROOT / "venv").resolve(), target_is_directory=True)
-    shared = ROOT.parent / "shared"
-    if shared.is_dir():
-        (target / "shared").symlink_to(shared.resolve(), target_is_directory=True)
     # A commit and an origin/main, so that a command reading git history (plan_all.sh) has a base.
     git("init", "-q", "-b", "main", cwd=repo)
     git("add", "-A", cwd=repo)
