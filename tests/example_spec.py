@@ -45,6 +45,15 @@ def spec_error(cloud: Any, resources: Any) -> SpecError:
     return caught.value
 
 
+def spec_problems(cloud: Any, resources: Any) -> list[str]:
+    """Each problem `load_spec` reports, as the user reads it; [] when the stack loads."""
+    try:
+        load_spec(cloud, resources)
+    except SpecError as error:
+        return [str(p) for p in error.problems]
+    return []
+
+
 def problems(resources: Any, cloud: Any = None) -> list[str]:
     """Each problem as the user reads it, in order; the example's cloud unless one is given."""
     return [str(p) for p in spec_error(example_cloud() if cloud is None else cloud, resources).problems]

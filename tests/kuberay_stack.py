@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from config import SpecError, load_spec
+from tests.example_spec import spec_problems
 
 CLOUD = {"name": "ray-cloud", "location": "eastus2", "resourceGroup": "rg-ray-cloud", "protect": False}
 GENERIC = {
@@ -54,11 +54,7 @@ def values_with(options: list[dict[str, Any]]) -> dict[str, Any]:
 def problems(index: int, kuberay: dict[str, Any]) -> list[str]:
     resources = copy.deepcopy(RESOURCES)
     resources[index]["addons"] = {"kuberay": kuberay}
-    try:
-        load_spec(CLOUD, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(CLOUD, resources)
 
 
 # Every resource: Kueue, metrics with kube-prometheus-stack, token auth, the smoke job

@@ -20,7 +20,7 @@ import yaml
 from components import shipped
 from preflight.runtime import Plan
 from tests import crds, flows, helm
-from tests.kuberay_stack import NAMES, full_values, rotation_values, values_with
+from tests.kuberay_stack import NAMES, values_with
 from tests.plans import recorded
 
 KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
@@ -29,16 +29,6 @@ KUBERAY_REPO = {"repo": "https://ray-project.github.io/kuberay-helm/"}
 @pytest.fixture(scope="module")
 def off() -> Plan:
     return recorded("kuberay-off", values_with([{}, {}, {}, {}]))
-
-
-@pytest.fixture(scope="module")
-def full() -> Plan:
-    return recorded("kuberay-full", full_values())
-
-
-@pytest.fixture(scope="module")
-def rotation() -> Plan:
-    return recorded("kuberay-rotation", rotation_values())
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:

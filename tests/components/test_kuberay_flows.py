@@ -16,8 +16,6 @@ import yaml
 
 from preflight.runtime import Plan
 from tests import flows, helm
-from tests.kuberay_stack import full_values, rotation_values
-from tests.plans import recorded
 
 GIB = 2**30
 # Standard_D16s_v5: 16 vCPU, 64 GiB; Standard_NC16as_T4_v3: 16 vCPU, 110 GiB, one T4 (Azure's
@@ -29,16 +27,6 @@ GPU_TOLERATIONS = [
     {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
     {"key": "node.anyscale.com/accelerator-type", "operator": "Exists", "effect": "NoSchedule"},
 ]
-
-
-@pytest.fixture(scope="module")
-def full() -> Plan:
-    return recorded("kuberay-full", full_values())
-
-
-@pytest.fixture(scope="module")
-def rotation() -> Plan:
-    return recorded("kuberay-rotation", rotation_values())
 
 
 def pod(cpu: str, memory: str, gpu: str = "0", **spec: Any) -> dict[str, Any]:

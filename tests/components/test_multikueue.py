@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from components.kuberay.multikueue import object_name, worker_kubeconfig
-from config import SpecError, load_spec
 from preflight.runtime import Plan
 from tests import crds, helm
+from tests.example_spec import spec_problems
 from tests.kuberay_stack import CLOUD, RESOURCES
 
 
@@ -154,11 +154,7 @@ def problems(primary: dict[str, Any], aws: dict[str, Any] | None = None) -> list
     resources[0]["addons"] = {"kuberay": primary}
     if aws is not None:
         resources[1]["addons"] = {"kuberay": aws}
-    try:
-        load_spec(CLOUD, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(CLOUD, resources)
 
 
 KUEUE = {"batchScheduler": "kueue"}

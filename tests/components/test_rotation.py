@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from components.kube import api_server
-from config import SpecError, load_spec
 from tests.conftest import stack_values
+from tests.example_spec import spec_problems
 from tests.raw_inputs import Raw, example, run_raw
 
 # anyscale-operator 1.8.0 templates/deployment.yaml: `operator.annotations` lands in the
@@ -133,11 +133,7 @@ def test_a_generic_provider_has_no_identifier(raw: Raw) -> None:
 
 
 def problems(values: dict[str, Any]) -> list[str]:
-    try:
-        load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])
 
 
 ANNOTATIONS_PROBLEM = (

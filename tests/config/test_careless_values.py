@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from config import SpecError, load_spec
+from config import load_spec
 from tests.conftest import stack_values
-from tests.example_spec import standalone
+from tests.example_spec import spec_problems, standalone
 
 EXAMPLE = standalone(copy.deepcopy(stack_values("example")))
 SECRET_TEXT = "v1:DO-NOT-ECHO-ciphertext"
@@ -23,11 +23,7 @@ def problems(mutate: Callable[[dict[str, Any], list[dict[str, Any]]], None]) -> 
     cloud = copy.deepcopy(EXAMPLE["anyscale-cloud:cloud"])
     resources = copy.deepcopy(EXAMPLE["anyscale-cloud:resources"])
     mutate(cloud, resources)
-    try:
-        load_spec(cloud, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(cloud, resources)
 
 
 @pytest.mark.parametrize(

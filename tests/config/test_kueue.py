@@ -10,17 +10,14 @@ from typing import Any
 import pytest
 
 from components.kuberay.values import smoke_job
-from config import SpecError, load_spec
+from config import load_spec
 from config.kueue import GPU_SMOKE_WORKER, SMOKE_HEAD, SUBMITTER, FlavorQuota, PodRequest, admits
+from tests.example_spec import spec_problems
 from tests.kuberay_stack import CLOUD, RESOURCES
 
 
 def refusals(resources: list[dict[str, Any]]) -> list[str]:
-    try:
-        load_spec(CLOUD, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(CLOUD, resources)
 
 
 def generic_quota(cpu: int, memory_gi: int) -> list[dict[str, Any]]:

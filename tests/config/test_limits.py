@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from config import SpecError, load_spec, names
+from config import names
 from policy.rules import platform
 from tests.conftest import stack_values
+from tests.example_spec import spec_problems
 
 EXAMPLE = stack_values("example")
 Edit = Callable[[dict[str, Any], list[dict[str, Any]]], None]
@@ -24,11 +25,7 @@ def problems(edit: Edit) -> list[str]:
     cloud = copy.deepcopy(EXAMPLE["anyscale-cloud:cloud"])
     resources = copy.deepcopy(EXAMPLE["anyscale-cloud:resources"])
     edit(cloud, resources)
-    try:
-        load_spec(cloud, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(cloud, resources)
 
 
 def aks_cluster(**cluster: Any) -> Edit:

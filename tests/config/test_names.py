@@ -15,7 +15,7 @@ from config import SpecError, load_spec, names
 from config.names import aks_cluster_name, aks_dns_prefix, gcp_account_id, gke_cluster_name
 from preflight.runtime import Plan
 from tests.conftest import stack_values
-from tests.example_spec import standalone
+from tests.example_spec import spec_problems, standalone
 from tests.plans import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,11 +24,7 @@ PRIMARY = {"name": "default", "provider": "Azure", "region": "eastus2"}
 
 
 def problems(resources: list[dict[str, Any]], cloud: dict[str, Any] | None = None) -> list[str]:
-    try:
-        load_spec(cloud or CLOUD, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(cloud or CLOUD, resources)
 
 
 # --- the rules, at their boundaries (limits as literals from the clouds' docs) ----------

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from config import SpecError, load_spec
 from tests.conftest import stack_values
+from tests.example_spec import spec_problems
 
 EXAMPLE = stack_values("example")
 
@@ -26,11 +26,7 @@ def gcp(region: str | None = None, zones: list[str] | None = None, project: str 
         resource["project"] = project
     if zones is not None:
         resource["cluster"] = {"nodePools": [{"name": "cpu", "instanceType": "n2-standard-16", "zones": zones}]}
-    try:
-        load_spec(cloud, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(cloud, resources)
 
 
 @pytest.mark.parametrize(

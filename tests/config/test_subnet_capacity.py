@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from config import SpecError, load_spec
 from config.capacity import eks_addresses_per_node
 from tests.conftest import stack_values
+from tests.example_spec import spec_problems
 
 EXAMPLE = stack_values("example")
 AWS_SUBNETS = {"private": ["subnet-0a1b2c3d4e5f67890", "subnet-0a1b2c3d4e5f67891"]}
@@ -22,11 +22,7 @@ def problems(index: int, cluster: dict[str, Any]) -> list[str]:
     cloud = copy.deepcopy(EXAMPLE["anyscale-cloud:cloud"])
     resources = copy.deepcopy(EXAMPLE["anyscale-cloud:resources"])
     resources[index].setdefault("cluster", {}).update(cluster)
-    try:
-        load_spec(cloud, resources)
-    except SpecError as error:
-        return [str(p) for p in error.problems]
-    return []
+    return spec_problems(cloud, resources)
 
 
 def aks_subnet(subnet: str) -> dict[str, Any]:
