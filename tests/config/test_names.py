@@ -261,27 +261,47 @@ def test_iam_role_autonames_stay_within_64_characters(example_plan: Plan) -> Non
     )
 
 
-def forty_resources() -> dict[str, Any]:
-    """The example cloud with its primary and 39 GCP resources named alike (gcp-usc1-1 ...)."""
+def similar_resources(count: int) -> dict[str, Any]:
+    """The example cloud with its primary and `count` GCP resources named alike (gcp-usc1-1 ...)."""
     values = standalone(stack_values("example"))
     primary = values["anyscale-cloud:resources"][0]
     gcp = {"provider": "GCP", "region": "us-central1", "project": "my-gcp-project"}
-    values["anyscale-cloud:resources"] = [primary] + [{"name": f"gcp-usc1-{i}", **gcp} for i in range(1, 40)]
+    values["anyscale-cloud:resources"] = [primary] + [{"name": f"gcp-usc1-{i}", **gcp} for i in range(1, count + 1)]
     return values
 
 
-def test_forty_similar_resources_plan_without_a_collision() -> None:
-    values = forty_resources()
+def gcp_accounts(cloud: str, count: int) -> list[str]:
+    """The operator's, the Ray pods' and the nodes' account of gcp-usc1-1 ... gcp-usc1-<count>."""
+    return [
+        account(cloud, f"gcp-usc1-{i}")
+        for i in range(1, count + 1)
+        for account in (names.gcp_account_id, names.gcp_workload_account_id, names.gke_node_account_id)
+    ]
+
+
+def test_forty_similar_resources_get_forty_sets_of_names() -> None:
+    # At forty, on the names themselves: the spec's collision check (every derived physical
+    # name and every logical name) finds none, and the 117 account IDs are apart. The plan
+    # below shows that the program registers exactly these names, so this is what a plan of
+    # forty would register (running it costs 12 s of the suite's two minutes).
+    values = similar_resources(39)
     load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])  # no collision reported
-    plan = recorded("test", values)
-    assert len(plan.of_type("azure-native:resources:Resource")) == 41  # the clouds record and 40 registrations
-    accounts = [r["inputs"]["accountId"] for r in plan.of_type("gcp:serviceaccount/account:Account")]
-    # The operator's, the nodes' and the Ray pods' account per resource.
+    accounts = gcp_accounts("ml-platform", 39)
     assert len(accounts) == len(set(accounts)) == 117
     assert all(6 <= len(a) <= 30 for a in accounts)
     # Cut (anyscale-ml-platform-gcp-usc1-<n> is 31-32 characters) and told apart by the hash;
     # gcp-usc1-1's is 31: "anyscale-ml-platform-gc" + "-" + sha256(...)[:6].
     assert "anyscale-ml-platform-gc-6e0545" in accounts
     assert "workloads-ml-platform-g-388e6a" in accounts  # gcp-usc1-1's, cut the same way
+
+
+def test_similar_resources_plan_with_the_names_the_spec_checked() -> None:
+    # Eleven: one- and two-digit suffixes, so both cut lengths (31 and 32 characters) are in it.
+    plan = recorded("test", similar_resources(11))
+    assert len(plan.of_type("azure-native:resources:Resource")) == 13  # the clouds record and 12 registrations
+    accounts = [r["inputs"]["accountId"] for r in plan.of_type("gcp:serviceaccount/account:Account")]
+    assert sorted(accounts) == sorted(gcp_accounts("ml-platform", 11))
+    assert len(accounts) == len(set(accounts)) == 33
+    assert "anyscale-ml-platform-gc-6e0545" in accounts
     urns = [r["urn"] for r in plan.resources]
     assert len(urns) == len(set(urns))

@@ -5,6 +5,7 @@ failed by a misspelt key at that key's path."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 import subprocess
@@ -24,7 +25,9 @@ GPU_FIXTURE = ROOT / "tests" / "fixtures" / "golden" / "Pulumi.gpu.yaml"
 MODELINE = re.compile(r"# yaml-language-server: \$schema=(\S+)")
 
 
+@functools.cache
 def validator() -> jsonschema.Draft202012Validator:
+    # Built once per test run: checking the schema against the metaschema is most of the cost.
     document = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(document)
     return jsonschema.Draft202012Validator(document)
