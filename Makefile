@@ -61,9 +61,13 @@ $(STAMP): requirements.txt
 	  $(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.txt; \
 	fi
 	@# Bytecode for what the program imports, written once here (pip compiles on install, uv
-	@# does not): otherwise the first processes of a run (both test workers at once) compile
-	@# the provider SDKs' modules each.
+	@# does not): otherwise every process's first run (each plan, both test workers at once)
+	@# compiles the provider SDKs' modules again, about 10 s of CPU a process (pulumi_gcp's
+	@# compute module alone is 5 MB of source). The SDKs load a module when a run first uses
+	@# it, so a plan of the example stack (every provider) is what imports them all. Its
+	@# output is not needed; a stack that fails to plan is the tests' to report, not the install's.
 	@$(PY) -c "import components.cloud, preflight.runtime, preflight.policy"
+	@$(PY) -m preflight plan --stack example --quiet >/dev/null 2>&1 || true
 	@touch $(STAMP)
 
 # The development tools on top: both locks at once (uv pip sync would otherwise remove what
@@ -76,6 +80,9 @@ $(DEV_STAMP): requirements-dev.txt $(STAMP)
 	else \
 	  $(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.txt -r requirements-dev.txt; \
 	fi
+	@# The same for the tests' tools and modules (pytest, hypothesis, jsonschema...; about 6 s
+	@# of CPU a worker otherwise): what collecting the tests imports.
+	@$(PY) -m pytest --collect-only -q -p no:cacheprovider >/dev/null 2>&1 || true
 	@touch $(DEV_STAMP)
 
 # The helm-sdkpy wheel unpacked into .helm/ (--target: no venv, no import of its Python
