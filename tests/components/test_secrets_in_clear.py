@@ -3,13 +3,12 @@ empty `secure:` value is refused."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from config import clear_secret_advisories
+from tests.cli import preflight_in_process
 from tests.example_spec import example_cloud, example_resources, problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,13 +61,7 @@ def test_validate_warns_without_echoing(tmp_path: Path) -> None:
     end = text.index("\n", text.index("secure:", start)) + 1
     stack = tmp_path / "Pulumi.x.yaml"
     stack.write_text(text[:start] + f"      cliToken: {PLAIN}\n" + text[end:])
-    run = subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(stack)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = preflight_in_process("validate", str(stack))
     assert run.returncode == 0
     assert PLAIN not in run.stdout + run.stderr
     assert run.stderr.splitlines() == [
@@ -76,16 +69,6 @@ def test_validate_warns_without_echoing(tmp_path: Path) -> None:
         f"encrypt it with `pulumi config set --secret --path 'resources[{generic_index()}].cliToken'`, which "
         "replaces the plain value"
     ]
-
-
-def validate_file(stack: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(stack)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def test_plain_values_in_the_secrets_map_are_reported_by_their_map_path() -> None:
@@ -118,7 +101,7 @@ def test_a_password_in_an_endpoint_is_never_echoed(tmp_path: Path) -> None:
         "        credentials: {accessKeyId: {secure: 'v1:c'}, secretAccessKey: {secure: 'v1:d'}}\n",
         encoding="utf-8",
     )
-    result = validate_file(stack)
+    result = preflight_in_process("validate", str(stack))
     assert result.returncode == 1
     assert "HUNTER2" not in result.stdout + result.stderr
     assert result.stdout.splitlines() == [
@@ -137,6 +120,6 @@ def test_an_environment_name_with_an_escape_is_printed_escaped(tmp_path: Path) -
         "    - {name: default, provider: Azure, region: eastus2}\n",
         encoding="utf-8",
     )
-    result = validate_file(stack)
+    result = preflight_in_process("validate", str(stack))
     assert "\x1b" not in result.stdout + result.stderr
     assert "note: environment: imports prod/secrets, " in result.stderr

@@ -4,8 +4,6 @@ and `preflight validate` rejecting every collision with both config paths."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +12,11 @@ import pytest
 from config import SpecError, load_spec, names
 from config.names import aks_cluster_name, aks_dns_prefix, gcp_account_id, gke_cluster_name
 from preflight.runtime import Plan
+from tests.cli import preflight_in_process
 from tests.conftest import stack_values
 from tests.example_spec import spec_problems, standalone
 from tests.plans import recorded
 
-ROOT = Path(__file__).resolve().parents[2]
 CLOUD = {"name": "c", "location": "eastus2", "resourceGroup": "rg"}
 PRIMARY = {"name": "default", "provider": "Azure", "region": "eastus2"}
 
@@ -217,9 +215,7 @@ def test_preflight_validate_reports_both_paths(tmp_path: Path) -> None:
         "    - {name: aws, provider: AWS, region: us-west-2, cluster: {nodePools: [{name: east-cpu, instanceType: m6i.large}]}}\n"
         "    - {name: aws-east, provider: AWS, region: us-east-1, cluster: {nodePools: [{name: cpu, instanceType: m6i.large}]}}\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(bad)], capture_output=True, text=True, cwd=ROOT, check=False
-    )
+    result = preflight_in_process("validate", str(bad))
     assert result.returncode == 1
     assert result.stdout.strip().splitlines() == [
         "resources[2].cluster.nodePools[0].name (aws-east): gives the Pulumi logical name 'aws-east-cpu', "

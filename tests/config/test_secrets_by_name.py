@@ -4,8 +4,6 @@ inline form, one place per secret, and ESC imports recognised by `preflight vali
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +11,9 @@ import pytest
 import yaml
 
 from config import SpecError, load_spec
+from tests.cli import preflight_in_process
 from tests.conftest import stack_values
 
-ROOT = Path(__file__).resolve().parents[2]
 GENERIC = 3  # the example stack's Generic resource (`onprem`)
 
 
@@ -112,12 +110,6 @@ def test_a_generic_resource_without_its_secrets_anywhere_still_fails() -> None:
     assert any(p.startswith("resources[3].cliToken (onprem):") for p in found), found
 
 
-def preflight(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "preflight", *args], capture_output=True, text=True, check=False, cwd=ROOT, timeout=120
-    )
-
-
 def write_stack(tmp_path: Path, document: dict[str, Any]) -> Path:
     path = tmp_path / "Pulumi.esc.yaml"
     path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
@@ -128,9 +120,11 @@ def test_validate_names_what_an_imported_environment_must_supply(tmp_path: Path)
     values = stack_values("example")
     onprem = values["anyscale-cloud:resources"][GENERIC]
     del onprem["kubeconfig"], onprem["cliToken"]
-    without = preflight("validate", str(write_stack(tmp_path, {"config": values})))
+    without = preflight_in_process("validate", str(write_stack(tmp_path, {"config": values})))
     assert without.returncode == 1  # no environment: the secrets are simply missing
-    result = preflight("validate", str(write_stack(tmp_path, {"environment": ["anyscale/prod"], "config": values})))
+    result = preflight_in_process(
+        "validate", str(write_stack(tmp_path, {"environment": ["anyscale/prod"], "config": values}))
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("ok: cloud ml-platform")
     notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
@@ -146,9 +140,11 @@ def test_validate_names_what_an_imported_environment_must_supply(tmp_path: Path)
 
 def test_validate_accepts_the_map_in_a_stack_file_and_refuses_a_bad_environment(tmp_path: Path) -> None:
     values = moved_to_the_map(stack_values("example"))
-    result = preflight("validate", str(write_stack(tmp_path, {"config": values})))
+    result = preflight_in_process("validate", str(write_stack(tmp_path, {"config": values})))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "note:" not in result.stderr
-    bad = preflight("validate", str(write_stack(tmp_path, {"environment": "anyscale/prod", "config": values})))
+    bad = preflight_in_process(
+        "validate", str(write_stack(tmp_path, {"environment": "anyscale/prod", "config": values}))
+    )
     assert bad.returncode == 2
     assert bad.stderr.strip().endswith("`environment` must be a list of Pulumi ESC environment names")

@@ -293,6 +293,7 @@ def test_cost_of_the_example_stack_prints_each_cloud_resource_and_the_total(tmp_
 
 
 def test_cost_refuses_a_missing_plan_with_exit_2(tmp_path):
+    # A real process: the one `cost` started as a command (tests/cli.py lists each command's).
     result = run("cost", "--plan", str(tmp_path / "none.json"))
     assert result.returncode == 2 and result.stderr.startswith("error: ")
 

@@ -5,8 +5,6 @@ malformed plan, and linear work however the plans are shaped."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +16,8 @@ from preflight import changes as changes_module
 from preflight.changes import diff_plans
 from preflight.diff import render_changes, render_markdown
 from preflight.planfile import Graph, PlanError, validate
+from tests.cli import preflight_in_process
 
-ROOT = Path(__file__).resolve().parents[2]
 RANDOM = "random:index/randomString:RandomString"
 COMPONENT = "anyscale-cloud:index:CloudResource"
 CLEAR = "clear-text-DO-NOT-SHOW"
@@ -135,13 +133,7 @@ def test_diff_refuses_a_plan_file_with_nan(tmp_path: Path, text: str) -> None:
     good.write_text(json.dumps(plan(record("r", {"length": 8}))))
     bad = tmp_path / "head.json"
     bad.write_text(json.dumps(plan(record("r", {"length": 8}))).replace('"length": 8', f'"length": {text}'))
-    result = subprocess.run(
-        [sys.executable, "-m", "preflight", "diff", str(good), str(bad)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = preflight_in_process("diff", str(good), str(bad))
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         f"error: {bad} is not a plan: resources[0] (r): `inputs.length` is not a finite number (NaN, infinity, or "
@@ -199,9 +191,7 @@ def test_a_deep_parent_chain_is_walked_once() -> None:
 def test_cost_and_policy_refuse_a_number_past_a_doubles_range_in_one_line(tmp_path: Path, command: list[str]) -> None:
     bad = tmp_path / "plan.json"
     bad.write_text(json.dumps(plan(record("r", {"scalingConfig": {"maxSize": 10**400}}))))
-    result = subprocess.run(
-        [sys.executable, "-m", "preflight", *command, str(bad)], cwd=ROOT, capture_output=True, text=True, check=False
-    )
+    result = preflight_in_process(*command, str(bad))
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.splitlines()) == 1 and "past a double's range" in result.stderr
     assert "Traceback" not in result.stderr

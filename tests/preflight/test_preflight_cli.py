@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,15 +12,9 @@ from tests.cli import preflight_in_process
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def preflight(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "preflight", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=300
-    )
-
-
 @pytest.mark.parametrize("stack", sorted(p.name for p in (ROOT / "stacks").glob("Pulumi.*.yaml")))
 def test_every_stack_validates(stack: str) -> None:
-    result = preflight("validate", f"stacks/{stack}")
+    result = preflight_in_process("validate", f"stacks/{stack}")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("ok: cloud ")
     assert len(result.stdout.strip().splitlines()) == 1
@@ -37,7 +29,7 @@ def test_invalid_stack_exits_1_with_one_line_per_problem(tmp_path: Path) -> None
         "    - {name: default, provider: Azure, region: eastus2}\n"
         "    - {name: aws, provider: AWS, region: US-WEST-2, storage: {bucket: 's3://b/p'}}\n"
     )
-    result = preflight("validate", str(bad))
+    result = preflight_in_process("validate", str(bad))
     assert result.returncode == 1
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 2
@@ -53,7 +45,7 @@ def test_unreadable_or_not_yaml_exits_2(tmp_path: Path, content: str | None) -> 
     path = tmp_path / "Pulumi.x.yaml"
     if content is not None:
         path.write_text(content)
-    result = preflight("validate", str(path))
+    result = preflight_in_process("validate", str(path))
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stderr.startswith("error: ")
     assert "Traceback" not in result.stderr
@@ -63,15 +55,15 @@ def test_unknown_project_key(tmp_path: Path) -> None:
     path = tmp_path / "Pulumi.x.yaml"
     text = (ROOT / "stacks/Pulumi.dev.yaml").read_text() + "  anyscale-cloud:resource: []\n"
     path.write_text(text)
-    result = preflight("validate", str(path))
+    result = preflight_in_process("validate", str(path))
     assert result.returncode == 1
     assert "anyscale-cloud:resource: unknown config key of this project" in result.stdout
 
 
 def test_usage_errors_exit_2() -> None:
-    assert preflight().returncode == 2
-    assert preflight("validate").returncode == 2
-    assert preflight("nonsense").returncode == 2
+    assert preflight_in_process().returncode == 2
+    assert preflight_in_process("validate").returncode == 2
+    assert preflight_in_process("nonsense").returncode == 2
 
 
 @pytest.mark.usefixtures("shared_recordings")
@@ -90,7 +82,7 @@ def test_plan_writes_json(tmp_path: Path) -> None:
 def test_plan_of_invalid_stack_exits_1(tmp_path: Path) -> None:
     path = tmp_path / "Pulumi.bad.yaml"
     path.write_text((ROOT / "stacks/Pulumi.dev.yaml").read_text().replace("region: eastus2", "region: EastUS2"))
-    result = preflight("plan", "--stack", "bad", "--file", str(path))
+    result = preflight_in_process("plan", "--stack", "bad", "--file", str(path))
     assert result.returncode == 1
     assert "resources[0].region (default): 'EastUS2'" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr

@@ -5,8 +5,6 @@ spec (no boolean as a number, no string as a boolean, no non-finite number)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from preflight import inputs
+from tests.cli import preflight_in_process
 from tests.example_spec import example_cloud, example_resources, problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,13 +151,7 @@ def test_validate_refuses_an_ambiguous_value_with_one_line(tmp_path: Path) -> No
     stack = tmp_path / "Pulumi.x.yaml"
     text = (ROOT / "stacks" / "Pulumi.dev.yaml").read_text().replace("protect: false", "protect: off")
     stack.write_text(text)
-    run = subprocess.run(
-        [sys.executable, "-m", "preflight", "validate", str(stack)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = preflight_in_process("validate", str(stack))
     assert run.returncode == 1
     assert run.stdout == "cloud.protect: Input should be a valid boolean\n"
 
