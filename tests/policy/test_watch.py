@@ -1,6 +1,7 @@
 """The watch the sweeps over every input value trust to say which policies read a value
 (tests/policy/watch.py): a way of reading it missed would leave that value unchecked for
-that policy in silence, so each way a policy can read the SDK's proxy is shown seen here."""
+that policy in silence, so each way a policy can read the SDK's proxy (and the resource
+options) is shown seen here."""
 
 from __future__ import annotations
 
@@ -12,8 +13,12 @@ from typing import Any
 import pytest
 
 from components.sdk_internals import UnknownValueError, read_only_unknown_checking_proxy
-from preflight.policy import engine_value
+from preflight.pack_import import pack_module
+from preflight.policy import engine_value, options_of
 from tests.policy.watch import Reads, Watch
+
+PlanResourceOptions = pack_module("rules.options").PlanResourceOptions
+offline_option = pack_module("rules.options").offline_option
 
 INPUTS = {
     "name": "n",
@@ -111,3 +116,17 @@ def test_the_watched_proxy_stays_read_only_and_reads_as_before() -> None:
     with watch.reading() as reads:
         props["spec"]["size"]
     assert not reads  # no longer watched
+
+
+def test_an_options_attribute_read_is_seen_by_its_name() -> None:
+    options = options_of({"options": {"protect": True, "retainOnDelete": False}})
+    watch = Watch()
+    watch.add_attributes(options, ("options",))
+    with watch.reading() as reads:
+        assert options.protect is True and offline_option(options, "retain_on_delete") is False
+    assert reads.values == {("options", "protect"), ("options", "retain_on_delete")}
+    with watch.reading() as reads:
+        vars(options)
+    assert reads.sees(("options", "deleted_with"))
+    watch.stop()
+    assert type(options) is PlanResourceOptions  # as it was

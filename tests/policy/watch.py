@@ -19,10 +19,13 @@ policy can write into none of them), which notes, while `Watch.reading` is on:
 - the whole map or list taken around those (its target, `vars`, copy, deepcopy, pickle): every
   value and key directly in it (a map or list below it is a watched proxy in turn).
 A read of a proxy the watch was not given (a copy of one) counts as a read of everything.
+The resource options a policy gets are an object: `Watch.add_attributes` notes each attribute
+read of it (its `vars`, copy or pickle: all of them).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -118,6 +121,18 @@ class _WatchedList(_LIST):  # type: ignore[misc]
             _Log.quiet -= 1
 
 
+@functools.cache
+def _watching(cls: type) -> type:
+    """`cls`, noting each attribute read of its instances."""
+
+    class Watched(cls):  # type: ignore[misc]
+        def __getattribute__(self, name: str) -> Any:
+            _note(self, _WHOLE if name in _INDIRECT else name)
+            return super().__getattribute__(name)
+
+    return Watched
+
+
 @dataclass
 class Reads:
     """What one run read: the paths of the values (`values`), of the maps and lists whose keys
@@ -140,11 +155,13 @@ class Reads:
 
 
 class Watch:
-    """The proxies of one or more records' inputs, each map and list by its path."""
+    """The proxies of one or more records' inputs, each map and list by its path (and objects
+    whose attributes are watched)."""
 
     def __init__(self) -> None:
-        # id -> (the proxy, kept alive so that its id stays its own; its path; a list's length)
-        self._nodes: dict[int, tuple[Any, Path, int | None]] = {}
+        # id -> (the proxy or object, kept alive so that its id stays its own; its path; what it
+        # is: None for a map, a list's length, an object's own class)
+        self._nodes: dict[int, tuple[Any, Path, int | type | None]] = {}
 
     def add(self, props: Any, prefix: Path = ()) -> None:
         """Watch every map and list of `props` (the SDK's proxy of a record's inputs), each
@@ -164,11 +181,17 @@ class Watch:
                     continue  # an engine unknown: a leaf
             node.__class__ = _WatchedMap if is_map else _WatchedList
 
+    def add_attributes(self, obj: Any, prefix: Path) -> None:
+        """Watch the attributes read of `obj`, each noted at (*prefix, its name)."""
+        cls: type = type(obj)
+        self._nodes[id(obj)] = (obj, prefix, cls)
+        obj.__class__ = _watching(cls)
+
     def stop(self) -> None:
-        """The proxies as `preflight policy` shares them again (read-only, not watched): what
-        reads them from now on runs without the watch's cost."""
-        for node, _, length in self._nodes.values():
-            node.__class__ = _READ_ONLY_MAP if length is None else _LIST
+        """The proxies as `preflight policy` shares them again (read-only, not watched), the
+        objects as they were: what reads them from now on runs without the watch's cost."""
+        for node, _, kind in self._nodes.values():
+            node.__class__ = _READ_ONLY_MAP if kind is None else _LIST if isinstance(kind, int) else kind
         self._nodes.clear()
 
     @contextmanager
@@ -194,7 +217,7 @@ class Watch:
             reads.wholes.add(path)
         elif what is _SHAPE:
             reads.shapes.add(path)
-        elif length is None:  # a map's key
+        elif length is None or isinstance(length, type):  # a map's key, an object's attribute
             reads.values.add((*path, what))
         elif isinstance(what, int) and -length <= what < length:
             reads.values.add((*path, what % length))
