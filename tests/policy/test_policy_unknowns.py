@@ -131,14 +131,17 @@ def test_none_where_a_value_was_is_never_a_new_violation(plan: str) -> None:
                 before |= resource_findings(record, views, [policy])[policy.name]
         watch.stop()
         read_somewhere.update(name for name, read in reads.items() if read)
+        # The changed records' views: each one's inputs built once for its readers, the provider's
+        # once for them all (each changed record is kept alive meanwhile: a view is found by id).
+        changed_views, kept = runner.Views(graph), []
         for path in paths(record["inputs"]):
             readers = [policy for policy in RESOURCE_POLICIES if reads[policy.name].sees(path)]
             # Every value is read by one policy at least (the clear-secrets one reads them all):
             # a watch that missed reads would leave values unchecked here, not pass in silence.
             assert readers, (record["name"], path)
-            # A changed record: its own views, built once for its readers.
             changed = with_none(record, path)
-            for found in resource_findings(changed, runner.Views(graph), readers).values():
+            kept.append(changed)
+            for found in resource_findings(changed, changed_views, readers).values():
                 for finding in found - before:
                     if names(finding, spelled(path)):
                         unchecked += 1
