@@ -132,6 +132,8 @@ def reports_of(
     """What each of `policies` reports for `record`, the advisory naming what it could not
     check included (as `preflight policy` words it); with `reads`, what each read of the
     record's inputs too (tests/policy/watch.py)."""
+    if not policies:
+        return {}
     args = runner.resource_args(record)
     watch = Watch()
     if reads is not None:

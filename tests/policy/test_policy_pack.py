@@ -287,7 +287,7 @@ class Untouchable(Mapping[str, Any]):
         raise AssertionError("measured a resource the check never read")
 
 
-def test_a_stack_check_looks_for_its_unknowns_only_until_it_found_them():
+def test_a_stack_check_looks_for_its_unknowns_only_until_it_found_them() -> None:
     """Naming a property means finding where its map sits in the stack: the search ends at the
     resources that hold what the check could not decide, never walks the rest of a large stack."""
 
