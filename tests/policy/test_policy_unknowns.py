@@ -133,12 +133,13 @@ def test_none_where_a_value_was_is_never_a_new_violation(plan: str) -> None:
         read_somewhere.update(name for name, read in reads.items() if read)
         # The changed records' views: each one's inputs built once for its readers, the provider's
         # once for them all (each changed record is kept alive meanwhile: a view is found by id).
-        changed_views, kept = runner.Views(graph), []
+        changed_views = runner.Views(graph)
+        kept: list[dict[str, Any]] = []
         for path in paths(record["inputs"]):
             readers = [policy for policy in RESOURCE_POLICIES if reads[policy.name].sees(path)]
             # Every value is read by one policy at least (the clear-secrets one reads them all):
             # a watch that missed reads would leave values unchecked here, not pass in silence.
-            assert readers, (record["name"], path)
+            assert readers, f"no policy read {record['name']}.{spelled(path)}: does the watch miss a way of reading?"
             changed = with_none(record, path)
             kept.append(changed)
             for found in resource_findings(changed, changed_views, readers).values():
