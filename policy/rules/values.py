@@ -254,7 +254,8 @@ class Reads:
 
     def paths(self) -> list[str]:
         """`a.b[0].c` (a stack check: `<resource name>.a.b`), each once, sorted."""
-        located = _locations(self._roots())
+        wanted = {id(node) for node, _ in (_origin(n, k) for n, k in self.noted) if is_map(node) or is_list(node)}
+        located = _locations(self._roots(), wanted)
         found = {_resolve(node, keys, located) for node, keys in self.noted}
         return [_spelled(name, keys) for name, keys in sorted(found, key=_order)]
 
@@ -320,18 +321,24 @@ def _note(node: Any, path: Sequence[str | int]) -> None:
         reads.noted.append((node, tuple(path)))
 
 
-def _locations(roots: Iterable[Root]) -> dict[int, tuple[Any, str | None, Keys]]:
-    """id -> (node, resource name, path) for every map and list under the roots.
+def _locations(roots: Iterable[Root], wanted: set[int]) -> dict[int, tuple[Any, str | None, Keys]]:
+    """id -> (node, resource name, path) for the maps and lists under the roots, met in one
+    walk that ends once every one whose id is `wanted` is met (a stack check's unknowns are
+    in a few resources: the rest of the stack is not walked for them).
 
     This relies on the SDK's proxy handing out the same child object on every access
     (it wraps the whole tree once, up front); tests/components/test_sdk_internals.py checks it."""
     located: dict[int, tuple[Any, str | None, Keys]] = {}
-    todo: list[tuple[Any, str | None, Keys]] = [(props, name, ()) for name, props in roots]
+    missing = set(wanted)
+    todo: list[tuple[Any, str | None, Keys]] = [(props, name, ()) for name, props in roots] if missing else []
     while todo:
         node, name, path = todo.pop()
         if id(node) in located or not (is_map(node) or is_list(node)):
             continue
         located[id(node)] = (node, name, path)
+        missing.discard(id(node))
+        if not missing:
+            break
         for key in list(node) if is_map(node) else range(len(node)):
             try:
                 todo.append((node[key], name, (*path, key)))
@@ -340,11 +347,18 @@ def _locations(roots: Iterable[Root]) -> dict[int, tuple[Any, str | None, Keys]]
     return located
 
 
+def _origin(node: Any, keys: Keys) -> tuple[Any, Keys]:
+    """Where the value `keys` below `node` was read: a flat chart setting's is below the map
+    it was read from."""
+    while isinstance(node, FlatSettings) and keys and keys[0] in node.sources:
+        source, key = node.sources[str(keys[0])]
+        node, keys = source, (key, *keys[1:])
+    return node, keys
+
+
 def _resolve(node: Any, keys: Keys, located: dict[int, tuple[Any, str | None, Keys]]) -> tuple[str | None, Keys]:
     """(resource name, path from its props) of the value `keys` below `node`."""
-    if isinstance(node, FlatSettings) and keys and keys[0] in node.sources:
-        source, key = node.sources[str(keys[0])]
-        return _resolve(source, (key, *keys[1:]), located)
+    node, keys = _origin(node, keys)
     found = located.get(id(node))
     if found is not None and found[0] is node:
         return found[1], (*found[2], *keys)

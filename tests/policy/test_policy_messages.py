@@ -34,12 +34,15 @@ import functools
 import json
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from pulumi_policy import EnforcementLevel, StackValidationPolicy
 
+from components.sdk_internals import read_only_unknown_checking_proxy
 from preflight import policy as runner
 from preflight.pack_import import pack_module
 from preflight.policy import UNKNOWN
@@ -47,6 +50,7 @@ from preflight.runtime import Plan
 from tests.plans import recorded
 from tests.policy.cases import PLANTED
 from tests.policy.helpers import multicloud as multicloud_plan
+from tests.policy.watch import Reads, Watch
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "policy"
@@ -86,43 +90,69 @@ def faults(value: Any) -> list[Any]:
     return [*tried, "x"]
 
 
-def variants(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
-    """(where and what, the changed copy of `value`) for each one-value fault inside `value`:
-    each value inside it replaced by each of its faults, each key deleted, and the same inside a
-    string that holds a JSON document (an IAM policy, a trust policy). `value` is not changed."""
+# A fault's place: the path of the value it changes, and whether it deletes that value's key.
+Place = tuple[tuple[str | int, ...], bool]
+
+
+def variants(value: Any, label: str = "", path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, Any, Place]]:
+    """(where and what, the changed copy of `value`, the place of the change) for each one-value
+    fault inside `value`: each value inside it replaced by each of its faults, each key deleted,
+    and the same inside a string that holds a JSON document (an IAM policy, a trust policy: the
+    string is the value changed). `value` is not changed."""
     if isinstance(value, dict):
         for key, inner in value.items():
-            for where, new in variants(inner, f"{label}.{key}"):
-                yield where, {**value, key: new}
-            yield f"{label}.{key} deleted", {k: v for k, v in value.items() if k != key}
+            for where, new, place in variants(inner, f"{label}.{key}", (*path, key)):
+                yield where, {**value, key: new}, place
+            yield f"{label}.{key} deleted", {k: v for k, v in value.items() if k != key}, ((*path, key), True)
     elif isinstance(value, list):
         for index, inner in enumerate(value):
-            for where, new in variants(inner, f"{label}.{index}"):
-                yield where, [*value[:index], new, *value[index + 1 :]]
+            for where, new, place in variants(inner, f"{label}.{index}", (*path, index)):
+                yield where, [*value[:index], new, *value[index + 1 :]], place
     elif isinstance(value, str) and value[:1] in ("{", "["):
         try:
             document = json.loads(value)
         except ValueError:
             document = None
         if isinstance(document, dict | list):
-            for where, new in variants(document, f"{label}(json)"):
-                yield where, json.dumps(new)
+            for where, new, _ in variants(document, f"{label}(json)"):
+                yield where, json.dumps(new), (path, False)
     if label:
         for new in faults(value):
-            yield f"{label} = {json.dumps(new)}", new
+            yield f"{label} = {json.dumps(new)}", new, (path, False)
+
+
+def resource_policies(record: dict[str, Any]) -> list[Any]:
+    # One made for other types reports nothing (tests/preflight/test_policy_views.py).
+    return [p for p in PACK.ALL_POLICIES if not isinstance(p, StackValidationPolicy) and APPLIES(p, record["type"])]
+
+
+def reports_of(
+    record: dict[str, Any], policies: list[Any], reads: dict[str, Reads] | None = None
+) -> dict[str, list[Report]]:
+    """What each of `policies` reports for `record`, the advisory naming what it could not
+    check included (as `preflight policy` words it); with `reads`, what each read of the
+    record's inputs too (tests/policy/watch.py)."""
+    if not policies:
+        return {}
+    args = runner.resource_args(record)
+    watch = Watch()
+    if reads is not None:
+        watch.add(args.props, ("inputs",))
+        watch.add_attributes(args.opts, ("options",))
+    found: dict[str, list[Report]] = {}
+    for policy in policies:
+        with watch.reading() as reads_of:
+            run = runner.run(policy, policy.enforcement_level, functools.partial(policy.validate, args), None)
+        found[policy.name] = [(policy.name, v.message, "") for v in run]
+        if reads is not None:
+            reads[policy.name] = reads_of
+    watch.stop()
+    return found
 
 
 def resource_reports(record: dict[str, Any]) -> list[Report]:
-    """What the resource policies report for `record`, the advisory naming what they could
-    not check included (as `preflight policy` words it)."""
-    args = runner.resource_args(record)
-    found: list[Report] = []
-    for policy in PACK.ALL_POLICIES:
-        # One made for other types reports nothing (tests/preflight/test_policy_views.py).
-        if not isinstance(policy, StackValidationPolicy) and APPLIES(policy, record["type"]):
-            run = runner.run(policy, policy.enforcement_level, functools.partial(policy.validate, args), None)
-            found += [(policy.name, v.message, "") for v in run]
-    return found
+    """What the resource policies report for `record`."""
+    return [report for found in reports_of(record, resource_policies(record)).values() for report in found]
 
 
 def stack_reports(records: list[dict[str, Any]]) -> list[Report]:
@@ -148,13 +178,37 @@ def changes(fault: str, before: list[Report], after: list[Report]) -> list[Entry
     return entries
 
 
+def plain(value: Any) -> Any:
+    """An object's attributes as plain values, to compare (PolicyCustomTimeouts has no ==)."""
+    return {k: plain(v) for k, v in vars(value).items()} if hasattr(value, "__dict__") else value
+
+
+def changed_options(record: dict[str, Any], options: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The paths (("options", attribute)) of the options a policy gets that differ when the
+    record's options are `options` (preflight policy's options_of: a key it does not read
+    changes none)."""
+    before, after = plain(runner.options_of(record)), plain(runner.options_of({**record, "options": options}))
+    return [("options", name) for name in sorted(before.keys() | after.keys()) if before.get(name) != after.get(name)]
+
+
 def record_faults(record: dict[str, Any]) -> list[Entry]:
-    """Each one-value fault of `record` that changes what the resource policies report."""
-    before = resource_reports(record)
+    """Each one-value fault of `record` that changes what the resource policies report. A fault
+    is run by the policies that read what it changes on the record as recorded (a value of the
+    inputs, an attribute of the options: tests/policy/watch.py); the others report as they did."""
+    policies = resource_policies(record)
+    reads: dict[str, Reads] = {}
+    recorded = reports_of(record, policies, reads)
+    before = [report for found in recorded.values() for report in found]
     entries: list[Entry] = []
     for section in ("inputs", "options"):
-        for where, new in variants(record[section]):
-            entries += changes(f"{section}{where}", before, resource_reports({**record, section: new}))
+        for where, new, (path, deleted) in variants(record[section]):
+            if section == "inputs":
+                readers = [p for p in policies if reads[p.name].sees(("inputs", *path), deleted)]
+            else:
+                changed = changed_options(record, new)
+                readers = [p for p in policies if any(reads[p.name].sees(option) for option in changed)]
+            after = {**recorded, **reports_of({**record, section: new}, readers)}
+            entries += changes(f"{section}{where}", before, [report for found in after.values() for report in found])
     return entries
 
 
@@ -163,16 +217,32 @@ def as_recorded(records: list[dict[str, Any]]) -> list[Entry]:
     return entries + [(p, m, f"stack {target}") for p, m, target in stack_reports(records)]
 
 
+@contextmanager
+def built_once(records: list[dict[str, Any]]) -> Iterator[None]:
+    """While on, the engine views (props and options) of `records` are built once for all the
+    plans made of them (one record removed or changed: the others are the same objects), not
+    once per plan. The props are read-only, as `preflight policy` shares them: no policy run
+    can change what a later one reads. (The records stay alive meanwhile, so an id is theirs.)"""
+    props = {id(r): read_only_unknown_checking_proxy(runner.engine_value(r.get("inputs") or {})) for r in records}
+    options = {id(r): runner.options_of(r) for r in records}
+    props_of, options_of = runner.props_of, runner.options_of
+    with (
+        mock.patch.object(runner, "props_of", lambda r: props[id(r)] if id(r) in props else props_of(r)),
+        mock.patch.object(runner, "options_of", lambda r: options[id(r)] if id(r) in options else options_of(r)),
+    ):
+        yield
+
+
 def stack_faults(records: list[dict[str, Any]]) -> list[Entry]:
     before = stack_reports(records)
     entries: list[Entry] = []
-    for index, record in enumerate(records):
-        removed = stack_reports(records[:index] + records[index + 1 :])
-        entries += changes(f"{label(record)} removed from the plan", before, removed)
-        if record["dependsOn"]:
-            loose = copy.deepcopy(records)
-            loose[index]["dependsOn"] = []
-            entries += changes(f"{label(record)} dependsOn = []", before, stack_reports(loose))
+    with built_once(records):
+        for index, record in enumerate(records):
+            removed = stack_reports(records[:index] + records[index + 1 :])
+            entries += changes(f"{label(record)} removed from the plan", before, removed)
+            if record["dependsOn"]:
+                loose = [*records[:index], {**record, "dependsOn": []}, *records[index + 1 :]]
+                entries += changes(f"{label(record)} dependsOn = []", before, stack_reports(loose))
     return entries
 
 
@@ -181,18 +251,19 @@ def planted_faults(records: list[dict[str, Any]]) -> list[Entry]:
     report beyond the plan as recorded."""
     stack_before = stack_reports(records)
     entries: list[Entry] = []
-    for policy, _, name, edit, _, fix in PLANTED:
-        planted = copy.deepcopy(records)
-        if edit is None:
-            planted = [r for r in planted if r["name"] != name]
-            before, after = stack_before, stack_reports(planted)
-        else:
-            changed = next(r for r in planted if r["name"] == name)
-            edit(changed)
-            original = next(r for r in records if r["name"] == name)
-            before = resource_reports(original) + stack_before
-            after = resource_reports(changed) + stack_reports(planted)
-        entries += changes(f"{policy}: {name}: {fix}", before, after)
+    with built_once(records):
+        for policy, _, name, edit, _, fix in PLANTED:
+            if edit is None:
+                before, after = stack_before, stack_reports([r for r in records if r["name"] != name])
+            else:
+                # An edit changes the one record it is given: a copy of it, the others as they are.
+                original = next(r for r in records if r["name"] == name)
+                changed = copy.deepcopy(original)
+                edit(changed)
+                planted = [changed if r is original else r for r in records]
+                before = resource_reports(original) + stack_before
+                after = resource_reports(changed) + stack_reports(planted)
+            entries += changes(f"{policy}: {name}: {fix}", before, after)
     return entries
 
 
@@ -246,21 +317,30 @@ SECTIONS = [
 ] + [AS_RECORDED, STACK, PLANTED_SECTION]
 
 
+@functools.cache
 def golden() -> dict[str, Any]:
+    """The golden, read once for the module's tests (which only read it)."""
     return json.loads(GOLDEN.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
-def test_the_plan_as_it_is_breaks_no_mandatory_policy(dev_plan):
+@pytest.fixture(scope="module")
+def records(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The multicloud plan's records, made once for the module: every section only reads them
+    (each fault is made on a copy), so each test gets them as recorded."""
+    return plan["resources"]  # type: ignore[no-any-return]
+
+
+def test_the_plan_as_it_is_breaks_no_mandatory_policy(records):
     """What it does report (the dev stack keeps local accounts, a public API server and no
     network policy: advisory; the values a policy could not check yet, named in an advisory) is
     the golden's "(as recorded)" section."""
-    fired = {policy for policy, message, _ in as_recorded(multicloud(dev_plan)) if not message.startswith(UNCHECKED)}
+    fired = {policy for policy, message, _ in as_recorded(records) if not message.startswith(UNCHECKED)}
     assert [name for name in fired if POLICY_LEVELS[name] is not EnforcementLevel.ADVISORY] == []
 
 
-def test_the_sections_are_the_plans_records(dev_plan):
-    records = [label(r) for r in multicloud(dev_plan)]
-    assert sorted(SECTIONS) == sorted([*records, AS_RECORDED, STACK, PLANTED_SECTION])
+def test_the_sections_are_the_plans_records(records):
+    labels = [label(r) for r in records]
+    assert sorted(SECTIONS) == sorted([*labels, AS_RECORDED, STACK, PLANTED_SECTION])
     assert len(set(SECTIONS)) == len(SECTIONS)  # one section per record: none hides another
 
 
@@ -269,9 +349,9 @@ def test_each_planted_violation_has_its_own_key():
 
 
 @pytest.mark.parametrize("name", SECTIONS)
-def test_every_message_is_the_recorded_one(dev_plan, name):
+def test_every_message_is_the_recorded_one(records, name):
     expected = golden_entries(golden(), name)
-    actual = sorted(section(name, multicloud(dev_plan)))
+    actual = sorted(section(name, records))
     missing = [e for e in expected if e not in actual]
     new = [e for e in actual if e not in expected]
     assert not missing and not new, (

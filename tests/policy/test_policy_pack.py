@@ -9,7 +9,7 @@ settings a check receives."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -272,6 +272,37 @@ def test_a_stack_check_names_the_resource_of_each_property():
         )
     assert found == [("b is wrong", "urn:b")]
     assert raised.value.message == f"could not check a.spec, b.spec.size{LATER}"
+
+
+class Untouchable(Mapping[str, Any]):
+    """A resource's props that fail the test if anything reads them."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise AssertionError(f"read {key!r} of a resource the check never read")
+
+    def __iter__(self) -> Iterator[str]:
+        raise AssertionError("listed the keys of a resource the check never read")
+
+    def __len__(self) -> int:
+        raise AssertionError("measured a resource the check never read")
+
+
+def test_a_stack_check_looks_for_its_unknowns_only_until_it_found_them() -> None:
+    """Naming a property means finding where its map sits in the stack: the search ends at the
+    resources that hold what the check could not decide, never walks the rest of a large stack."""
+
+    def findings(args: Any, _: Any) -> list[tuple[str | None, str]]:
+        values.get(args.resources[-1].props, "spec", "size")
+        return []
+
+    # The search starts from the last resource (it would reach the first one last).
+    resources = [
+        SimpleNamespace(name="first", props=Untouchable()),
+        SimpleNamespace(name="last", props=unknown_props({"spec": {"size": "<unknown>"}})),
+    ]
+    args = SimpleNamespace(get_config=lambda: None, resources=resources)
+    with pytest.raises(UnknownValueError, match=f"^could not check last.spec.size{LATER}$"):
+        declared(check=None, stack_check=findings).validate(args, lambda m, u: None)
 
 
 def test_a_long_list_of_properties_is_cut_short():

@@ -10,10 +10,12 @@ values, partly known strings, placeholders read on purpose, reads that decide no
 what the shipped stacks show. The SDK's own server is in tests/policy/test_real_pack.py (the pack
 booted and asked over gRPC).
 
-Then every resource policy of the pack is run over each record of the recorded plans with
-one property at a time, at every depth, replaced by None: it may find no more than it found
-on the record as recorded, but for the advisory naming that property. The stack policies get
-the same treatment for every top-level and second-level property."""
+Then each record of the recorded plans gets one property at a time, at every depth, replaced
+by None, and every resource policy of the pack that read that property on the record as
+recorded is run over it (tests/policy/watch.py: one that did not read it runs the same
+whatever it holds): it may find no more than it found on the record as recorded, but for the
+advisory naming that property. The stack policies get the same treatment for every top-level
+and second-level property."""
 
 from __future__ import annotations
 
@@ -28,7 +30,6 @@ import pytest
 from pulumi_policy import EnforcementLevel, ResourceValidationPolicy, StackValidationPolicy
 from pulumi_policy.proxy import UnknownValueError
 
-from components.sdk_internals import DictProxy
 from preflight import policy as runner
 from preflight.planfile import Graph
 from preflight.runtime import Plan
@@ -36,6 +37,7 @@ from preflight.stackfile import read_stack_file
 from tests.conftest import stack_values
 from tests.plans import recorded as shared_recording
 from tests.policy.helpers import multicloud, reports
+from tests.policy.watch import Reads, Watch
 
 PACK = runner.load_pack()
 RESOURCE_POLICIES = [p for p in PACK.ALL_POLICIES if isinstance(p, ResourceValidationPolicy)]
@@ -69,12 +71,14 @@ def paths(node: Any, prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[str |
 
 
 def with_none(record: dict[str, Any], path: tuple[str | int, ...]) -> dict[str, Any]:
-    changed = copy.deepcopy(record)
-    node = changed["inputs"]
+    """A copy of `record` with None at `path` of its inputs: the maps and lists on the way
+    copied, the rest shared (nothing here writes into a record)."""
+    inputs = node = copy.copy(record["inputs"])
     for key in path[:-1]:
+        node[key] = copy.copy(node[key])
         node = node[key]
     node[path[-1]] = None
-    return changed
+    return {**record, "inputs": inputs}
 
 
 def spelled(path: tuple[str | int, ...]) -> str:
@@ -92,115 +96,81 @@ def names(finding: tuple[str, str], path: str) -> bool:
     return any(path == n or path.startswith((n + ".", n + "[")) for n in named)
 
 
-_READ: set[int] = set()  # ids of the watched props a policy read during its run
-
-
-class _WatchedProps(DictProxy):  # type: ignore[misc,valid-type]
-    """The SDK's proxy of a resource's inputs, noting that a policy read them (every read of a
-    Mapping goes through the four methods below, every other way in through the attributes
-    `__getattribute__` watches). A policy that never read a record's inputs ran the same
-    as it would have with any other inputs there (the policies are pure functions of their
-    arguments), so it cannot find anything new when one of them becomes None: the sweeps
-    below run, for each record, only the policies that read its inputs, and compare every
-    finding of every policy that could change."""
-
-    # What reads the map without its Mapping methods (copy, deepcopy, pickle, vars, the target
-    # itself) counts as a read too: none of the pack's policies does it, but a watch that
-    # missed it would skip that policy's sweep in silence.
-    _INDIRECT = frozenset(
-        {"_DictProxy__target", "__dict__", "__reduce__", "__reduce_ex__", "__getstate__", "__copy__", "__deepcopy__"}
-    )
-
-    def __getattribute__(self, name: str) -> Any:
-        if name in _WatchedProps._INDIRECT:
-            _READ.add(id(self))
-        return super().__getattribute__(name)
-
-    def __getitem__(self, key: Any) -> Any:
-        _READ.add(id(self))
-        return super().__getitem__(key)
-
-    def __iter__(self) -> Iterator[Any]:
-        _READ.add(id(self))
-        return super().__iter__()
-
-    def __len__(self) -> int:
-        _READ.add(id(self))
-        return super().__len__()
-
-    def __contains__(self, key: Any) -> bool:
-        _READ.add(id(self))
-        return super().__contains__(key)
-
-
-def watched(props: Any) -> int:
-    assert isinstance(props, DictProxy)
-    props.__class__ = _WatchedProps
-    return id(props)
-
-
 def resource_findings(
-    record: dict[str, Any], graph: Graph, policies: list[ResourceValidationPolicy]
-) -> tuple[set[tuple[str, str]], list[ResourceValidationPolicy]]:
-    """What `policies` report for `record`, and which of them read its inputs."""
-    found: set[tuple[str, str]] = set()
-    readers = []
+    record: dict[str, Any], views: runner.Views, policies: list[ResourceValidationPolicy]
+) -> dict[str, set[tuple[str, str]]]:
+    """What each of `policies` reports for `record` (its views shared by them, as in `preflight policy`)."""
+    found: dict[str, set[tuple[str, str]]] = {}
     for policy in policies:
-        args = runner.resource_args(record, graph, runner.policy_settings(policy.name, {}))
-        watch = watched(args.props)
-        _READ.clear()
-        for violation in runner.run(
+        args = runner.resource_args(record, views.graph, None, views)
+        violations = runner.run(
             policy, EnforcementLevel.MANDATORY, functools.partial(policy.validate, args), record["urn"]
-        ):
-            found.add((policy.name, violation.message))
-        if watch in _READ:
-            readers.append(policy)
-    return found, readers
+        )
+        found[policy.name] = {(policy.name, violation.message) for violation in violations}
+    return found
 
 
 @pytest.mark.parametrize("plan", ["example", "gpu", "aws", "gcp", "generic"])
 def test_none_where_a_value_was_is_never_a_new_violation(plan: str) -> None:
-    """Nothing but the advisory that names the value as not checked."""
-    records = copy.deepcopy(recorded(plan))
+    """Nothing but the advisory that names the value as not checked. Each record's value is
+    changed for the policies that read it as recorded (tests/policy/watch.py: the others run
+    the same whatever is there)."""
+    records = recorded(plan)  # read only: each change is made on a copy
     graph = Graph(records)
+    views = runner.Views(graph)  # each record as recorded, its inputs' proxy built once
     new: list[tuple[str, tuple[str | int, ...], tuple[str, str]]] = []
-    checked = unchecked = 0
+    checked = unchecked = runs = 0
     read_somewhere: set[str] = set()
     for record in records:
-        before, readers = resource_findings(record, graph, RESOURCE_POLICIES)
-        read_somewhere.update(policy.name for policy in readers)
+        watch = Watch()
+        watch.add(runner.resource_args(record, graph, None, views).props)
+        before: set[tuple[str, str]] = set()
+        reads: dict[str, Reads] = {}
+        for policy in RESOURCE_POLICIES:
+            with watch.reading() as reads[policy.name]:
+                before |= resource_findings(record, views, [policy])[policy.name]
+        watch.stop()
+        read_somewhere.update(name for name, read in reads.items() if read)
+        # The changed records' views: each one's inputs built once for its readers, the provider's
+        # once for them all (each changed record is kept alive meanwhile: a view is found by id).
+        changed_views = runner.Views(graph)
+        kept: list[dict[str, Any]] = []
         for path in paths(record["inputs"]):
-            for finding in resource_findings(with_none(record, path), graph, readers)[0] - before:
-                if names(finding, spelled(path)):
-                    unchecked += 1
-                else:
-                    new.append((record["name"], path, finding))
+            readers = [policy for policy in RESOURCE_POLICIES if reads[policy.name].sees(path)]
+            # Every value is read by one policy at least (the clear-secrets one reads them all):
+            # a watch that missed reads would leave values unchecked here, not pass in silence.
+            assert readers, f"no policy read {record['name']}.{spelled(path)}: does the watch miss a way of reading?"
+            changed = with_none(record, path)
+            kept.append(changed)
+            for found in resource_findings(changed, changed_views, readers).values():
+                for finding in found - before:
+                    if names(finding, spelled(path)):
+                        unchecked += 1
+                    else:
+                        new.append((record["name"], path, finding))
             checked += 1
+            runs += len(readers)
     assert checked > 50  # every property, at every depth
     assert unchecked > 0  # and some of them are what a policy checks
     assert len(read_somewhere) > 3  # the watch sees reads (a watch that saw none would check nothing)
+    assert runs > checked  # values read by more than one policy are checked by each
     assert new == [], "\n".join(map(repr, new))
 
 
 def stack_findings(
-    records: list[dict[str, Any]], policies: list[StackValidationPolicy], only: int | None = None
-) -> tuple[set[tuple[str, str | None, str]], dict[str, set[int]]]:
-    """What `policies` report for the plan, and, per policy, the indexes of the records whose
-    inputs it read (of the record at `only`, or of every record when None)."""
+    records: list[dict[str, Any]], policies: list[StackValidationPolicy]
+) -> set[tuple[str, str | None, str]]:
+    """What `policies` report for the plan."""
     found: set[tuple[str, str | None, str]] = set()
-    read: dict[str, set[int]] = {}
     for policy in policies:
         args = runner.stack_args(records)
-        watches = {watched(r.props): i for i, r in enumerate(args.resources) if only is None or i == only}
-        _READ.clear()
         for violation in runner.run(policy, EnforcementLevel.MANDATORY, functools.partial(policy.validate, args), None):
             found.add((policy.name, violation.urn, violation.message))
-        read[policy.name] = {i for watch, i in watches.items() if watch in _READ}
-    return found, read
+    return found
 
 
 def test_none_where_a_value_was_is_never_a_new_stack_violation(monkeypatch: pytest.MonkeyPatch) -> None:
-    records = copy.deepcopy(recorded("example"))
+    records = recorded("example")  # read only: each change is made on a copy
     # Each check below changes one record and hands the whole plan to the stack policies: the
     # other records' engine views (props and options) are built once, not once per check.
     unchanged = {id(record) for record in records}
@@ -215,25 +185,39 @@ def test_none_where_a_value_was_is_never_a_new_stack_violation(monkeypatch: pyte
             return built[id(record)]
 
         monkeypatch.setattr(runner, name, once)
-    before, read = stack_findings(records, STACK_POLICIES)
-    assert not [f for f in before if f[0] == "registration-order"]  # the chain as recorded is right
-    assert sum(map(len, read.values())) > 10  # the watch sees reads (one that saw none would check nothing)
-    new = []
+    watch = Watch()
     for index, record in enumerate(records):
-        # Only a policy that read this record's inputs can see it change (see _WatchedProps).
-        readers = [policy for policy in STACK_POLICIES if index in read[policy.name]]
-        if not readers:
-            continue
+        watch.add(runner.props_of(record), (index,))
+    before: set[tuple[str, str | None, str]] = set()
+    reads: dict[str, Reads] = {}
+    for policy in STACK_POLICIES:
+        with watch.reading() as reads[policy.name]:
+            before |= stack_findings(records, [policy])
+    watch.stop()  # the records as recorded, read by every check below: no longer watched
+    assert not [f for f in before if f[0] == "registration-order"]  # the chain as recorded is right
+    # The watch sees reads (one that saw none would check nothing): registration-order reads
+    # each registration's provider, which decides the first one.
+    primary = next(i for i, r in enumerate(records) if r["name"] == "default-registration")
+    assert reads["registration-order"].sees((primary, "properties", "provider"))
+    new = []
+    runs = 0
+    for index, record in enumerate(records):
         for path in paths(record["inputs"]):
             if len(path) > 2:
+                continue
+            # Only a policy that read this value can see it change (tests/policy/watch.py).
+            readers = [policy for policy in STACK_POLICIES if reads[policy.name].sees((index, *path))]
+            if not readers:
                 continue
             changed = [*records[:index], with_none(record, path), *records[index + 1 :]]
             where = f"{record['name']}.{spelled(path)}"
             new += [
                 (record["name"], path, finding)
-                for finding in stack_findings(changed, readers, index)[0] - before
+                for finding in stack_findings(changed, readers) - before
                 if not names((finding[0], finding[2]), where)
             ]
+            runs += len(readers)
+    assert runs > 50  # the registrations, the pools the budget reads, the buckets, ...
     assert new == [], "\n".join(map(repr, new))
 
 
