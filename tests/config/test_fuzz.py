@@ -23,15 +23,16 @@ from config.data.regions import AWS_REGIONS, AZURE_REGIONS, GCP_REGIONS
 from preflight import validate
 from tests.conftest import stack_values
 from tests.example_spec import standalone
+from tests.text import text
 
 # Profiles (`ci`, `thorough`): tests/conftest.py.
 
 EXAMPLE = standalone(copy.deepcopy(stack_values("example")))
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=20))
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), text(max_size=20))
 documents = st.recursive(
     scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(text(max_size=12), inner, max_size=4)),
     max_leaves=20,
 )
 
@@ -157,7 +158,7 @@ def valid_resources(draw: Any, max_extra: int = 6) -> list[dict[str, Any]]:
         else:
             entry["region"] = draw(st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True))
             entry["kubeconfig"] = {"secure": "v1:abc"}
-            entry["cliToken"] = draw(st.text(min_size=1, max_size=10).filter(str.strip))
+            entry["cliToken"] = draw(text(min_size=1, max_size=10).filter(str.strip))
             entry["storage"] = {
                 "bucket": draw(st.sampled_from(["s3", "minio", "r2"]))
                 + "://"

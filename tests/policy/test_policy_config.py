@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from preflight import policy as runner
 from preflight.escape import printable
+from tests.text import text
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAN = ROOT / "tests" / "fixtures" / "golden" / "plan-dev.json"
@@ -158,13 +159,9 @@ def test_check_plan_refuses_a_wrong_config_too(dev_plan):
 
 # --- any config: one line or none, never a traceback; what is accepted runs -------------------------
 
-# st.text()'s own alphabet (every character UTF-8 can encode: all but the surrogates), named by
-# category: for codec="utf-8", its default, hypothesis first builds a table of the whole of
-# Unicode (about 3 s in each process that has no .hypothesis cache, as on CI).
-CHARACTERS = st.characters(exclude_categories=["Cs"])
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(CHARACTERS, max_size=12),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(CHARACTERS, max_size=8), inner, max_size=3),
+    st.none() | st.booleans() | st.integers() | st.floats() | text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text(max_size=8), inner, max_size=3),
     max_leaves=12,
 )
 settings_of = st.sampled_from(sorted({s for schema in SCHEMAS.values() for s in schema} | {"enforcementLevel", "x"}))

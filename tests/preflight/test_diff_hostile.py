@@ -17,6 +17,7 @@ from preflight.changes import diff_plans
 from preflight.diff import render_changes, render_markdown
 from preflight.planfile import Graph, PlanError, validate
 from tests.cli import preflight_in_process
+from tests.text import text
 
 RANDOM = "random:index/randomString:RandomString"
 COMPONENT = "anyscale-cloud:index:CloudResource"
@@ -65,8 +66,8 @@ def test_a_secret_is_followed_into_and_out_of_containers(old: Any, new: Any, not
 
 @given(
     st.recursive(
-        st.just("[secret]") | st.text(max_size=3),
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3),
+        st.just("[secret]") | text(max_size=3),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text(max_size=2), inner, max_size=3),
         max_leaves=6,
     )
 )

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from preflight import diff, policy
+from tests.text import text
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "plans" / "two_resources.json"
 BASE = json.loads(FIXTURE.read_text())
@@ -33,8 +34,8 @@ def all_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 # Record-level paths first: the fields every reader walks.
 PATHS = [p for p in all_paths(BASE) if len(p) <= 4]
 VALUES = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8)),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), text(max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(text(max_size=6), inner, max_size=3)),
     max_leaves=6,
 )
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from preflight import diff, plan, planfile
 from preflight.escape import html_text, md_code, md_text
+from tests.text import text
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "plans" / "two_resources.json"
 EVIL = "x\x1b[2J\x1b]8;;https://evil.example\x07click\u202e\nFAKE LINE"
@@ -65,7 +65,7 @@ def test_the_plan_view_carries_no_control_characters() -> None:
     assert "\x1b" not in text and "\nFAKE LINE" not in text
 
 
-@given(st.text(max_size=30))
+@given(text(max_size=30))
 def test_a_value_never_leaves_its_code_span(value: str) -> None:
     code = md_code(value)
     fence = code[: len(code) - len(code.lstrip("`"))]
