@@ -65,9 +65,10 @@ $(STAMP): requirements.txt
 	@# compiles the provider SDKs' modules again, about 10 s of CPU a process (pulumi_gcp's
 	@# compute module alone is 5 MB of source). The SDKs load a module when a run first uses
 	@# it, so a plan of the example stack (every provider) is what imports them all. Its
-	@# output is not needed; a stack that fails to plan is the tests' to report, not the install's.
+	@# output is not needed; a stack that fails to plan (or hangs: 300 s where `timeout`
+	@# exists) is the tests' to report, not the install's.
 	@$(PY) -c "import components.cloud, preflight.runtime, preflight.policy"
-	@$(PY) -m preflight plan --stack example --quiet >/dev/null 2>&1 || true
+	@$$(command -v timeout >/dev/null && echo timeout 300) $(PY) -m preflight plan --stack example --quiet >/dev/null 2>&1 || true
 	@touch $(STAMP)
 
 # The development tools on top: both locks at once (uv pip sync would otherwise remove what

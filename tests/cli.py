@@ -15,7 +15,11 @@ What only a real process shows is checked by real processes, once per command:
 - tests/policy/test_pack_cli.py `test_dispatcher_routes_policy`: `python -m preflight` routing
   a command;
 - tests/preflight/test_entry_point.py `test_the_command_runs_from_any_directory`: the console
-  script, from another working directory with the code found on the path."""
+  script, from another working directory with the code found on the path.
+
+Not reproduced in-process, so left to those processes: a warning a module gives when first
+imported (a worker imported it before), a parent's PYTHONWARNINGS, a real stdin (no command
+reads it), and a time limit (a hang stalls the worker rather than failing)."""
 
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import threading
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -161,6 +166,11 @@ def _as_a_new_process(cwd: Path, env: Mapping[str, str], argv: list[str]) -> Ite
         mock.patch.object(project, "_announced", set()),
         _unconfigured_logging(),
         _process_warnings(),
+        # The interpreter's own hooks: "Exception ignored in ..." (a __del__, an unclosed event
+        # loop) and "Exception in thread ..." printed on stderr, as a process prints them;
+        # pytest's hooks would turn them into warnings of the test instead.
+        mock.patch.object(sys, "unraisablehook", sys.__unraisablehook__),
+        mock.patch.object(threading, "excepthook", threading.__excepthook__),
     ):
         yield
 

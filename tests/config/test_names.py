@@ -276,10 +276,12 @@ def gcp_accounts(cloud: str, count: int) -> list[str]:
 
 
 def test_forty_similar_resources_get_forty_sets_of_names() -> None:
-    # At forty, on the names themselves: the spec's collision check (every derived physical
-    # name and every logical name) finds none, and the 117 account IDs are apart. The plan
-    # below shows that the program registers exactly these names, so this is what a plan of
-    # forty would register (running it costs 12 s of the suite's two minutes).
+    # At forty, on the names themselves: the spec's collision check (the derived physical
+    # names, and the pools' and node groups' logical names) finds none, and the 117 account
+    # IDs are apart. The plan below shows that the program registers exactly these account
+    # IDs, and every other name as the resource's name plus a suffix the same for each
+    # resource, so the names of forty are apart as the names of eleven are (a run of forty
+    # costs 12 s of the suite's two minutes).
     values = similar_resources(39)
     load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])  # no collision reported
     accounts = gcp_accounts("ml-platform", 39)
@@ -301,3 +303,13 @@ def test_similar_resources_plan_with_the_names_the_spec_checked() -> None:
     assert "anyscale-ml-platform-gc-6e0545" in accounts
     urns = [r["urn"] for r in plan.resources]
     assert len(urns) == len(set(urns))
+    # Every logical name of a resource is its name, or its name, "-" and a suffix that is the
+    # same for every resource: no name of one can be another's, at any count.
+    names_of = {
+        i: {r["name"] for r in plan.resources if r["name"] == f"gcp-usc1-{i}" or r["name"].startswith(f"gcp-usc1-{i}-")}
+        for i in range(1, 12)
+    }
+    assert set().union(*names_of.values()) == {r["name"] for r in plan.resources if r["name"].startswith("gcp-usc1-")}
+    suffixes = {i: {name[len(f"gcp-usc1-{i}") :] for name in names} for i, names in names_of.items()}
+    assert all(s == suffixes[1] for s in suffixes.values()) and len(suffixes[1]) > 20
+    assert all(suffix == "" or suffix.startswith("-") for suffix in suffixes[1])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -42,6 +43,17 @@ def test_an_exception_escaping_the_command_fails_the_test(monkeypatch: pytest.Mo
     assert sys.stdout is not None and sys.stdout is not sys.__stdout__  # pytest's capture is back
 
 
+class Unraisable:
+    """Raises while being collected: what a process reports as "Exception ignored in"."""
+
+    def __del__(self) -> None:
+        raise RuntimeError("from __del__")
+
+
+def raising() -> None:
+    raise RuntimeError("from a thread")
+
+
 def test_stdout_and_stderr_are_apart_with_all_a_process_prints(monkeypatch: pytest.MonkeyPatch) -> None:
     def command(argv: list[str]) -> int:
         print("out")
@@ -54,6 +66,10 @@ def test_stdout_and_stderr_are_apart_with_all_a_process_prints(monkeypatch: pyte
         os.write(2, b"by descriptor\n")
         sys.__stdout__.write("interpreter's stdout\n")  # type: ignore[union-attr]
         print("\udcff", file=sys.stderr)  # stderr's handler is backslashreplace
+        Unraisable()  # "Exception ignored in ...": the interpreter's hook prints it on stderr
+        thread = threading.Thread(target=raising)
+        thread.start()  # "Exception in thread ...": on stderr too
+        thread.join()
         return 0
 
     monkeypatch.setattr(preflight.validate, "main", command)
@@ -69,7 +85,11 @@ def test_stdout_and_stderr_are_apart_with_all_a_process_prints(monkeypatch: pyte
     assert lines[0] == "err" and lines[2] == "logged"
     assert lines[1] in ("warning: from the SDK", "from the SDK")
     assert lines[3].startswith(f"{__file__}:") and lines[3].endswith(": UserWarning: careful")
-    assert lines[4:] == ['  warnings.warn("careful", UserWarning, stacklevel=1)', "by descriptor", "\\udcff"]
+    assert lines[4:7] == ['  warnings.warn("careful", UserWarning, stacklevel=1)', "by descriptor", "\\udcff"]
+    rest = "\n".join(lines[7:])
+    assert rest.startswith("Exception ignored in: <function Unraisable.__del__")
+    assert "RuntimeError: from __del__" in rest
+    assert "Exception in thread" in rest and "RuntimeError: from a thread" in rest
     assert logging.getLogger().handlers == handlers  # pytest's own handlers are back
 
 
