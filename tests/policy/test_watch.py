@@ -78,6 +78,8 @@ def test_keys_and_lengths_are_the_shape() -> None:
     assert reads.shapes == {("r", "spec"), ("r", "pools")}
     assert reads.values == {("r", "spec"), ("r", "pools")}
     assert reads.sees(("r", "spec", "size"), deleted=True) and not reads.sees(("r", "spec", "size"))
+    # Its keys alone, through iter() (list() above asks the length first).
+    assert read(lambda p: next(iter(p["spec"]))).shapes == {("r", "spec")}
 
 
 @pytest.mark.parametrize(

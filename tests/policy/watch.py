@@ -67,58 +67,47 @@ def _note(node: object, what: Any) -> None:
         _Log.entries.append((id(node), what))
 
 
-class _WatchedMap(_READ_ONLY_MAP):  # type: ignore[misc]
-    def __getattribute__(self, name: str) -> Any:
-        if name in _INDIRECT:
-            _note(self, _WHOLE)
-        return super().__getattribute__(name)
-
-    def __getitem__(self, key: Any) -> Any:
-        _note(self, _WHOLE if key == "__target" else key)
-        _Log.quiet += 1
-        try:
-            return super().__getitem__(key)
-        finally:
-            _Log.quiet -= 1
-
-    def __iter__(self) -> Iterator[Any]:
-        _note(self, _SHAPE)
-        _Log.quiet += 1
-        try:
-            return super().__iter__()  # type: ignore[no-any-return]
-        finally:
-            _Log.quiet -= 1
-
-    def __len__(self) -> int:
-        _note(self, _SHAPE)
-        _Log.quiet += 1
-        try:
-            return super().__len__()  # type: ignore[no-any-return]
-        finally:
-            _Log.quiet -= 1
+def _quietly(read: Any, *args: Any) -> Any:
+    """A proxy's own method, run quiet: its way to its target is no read of the whole."""
+    _Log.quiet += 1
+    try:
+        return read(*args)
+    finally:
+        _Log.quiet -= 1
 
 
-class _WatchedList(_LIST):  # type: ignore[misc]
-    def __getattribute__(self, name: str) -> Any:
-        if name in _INDIRECT:
-            _note(self, _WHOLE)
-        return super().__getattribute__(name)
+def _watching_proxy(name: str, proxy: type, keys: bool) -> type:
+    """`proxy` (one class, so that a proxy's class can be swapped for it), noting a value read
+    (`__getitem__`), its length read (`__len__`) and, for a map (`keys`), its keys read
+    (`__iter__`): a list's iteration is the Sequence mixin's, one `__getitem__` per item.
+    `name`: the module-level name it is bound to, where pickle finds it."""
 
-    def __getitem__(self, key: Any) -> Any:
-        _note(self, _WHOLE if key == "__target" else key)
-        _Log.quiet += 1
-        try:
-            return super().__getitem__(key)
-        finally:
-            _Log.quiet -= 1
+    class Watched(proxy):  # type: ignore[misc,valid-type]
+        def __getattribute__(self, name: str) -> Any:
+            if name in _INDIRECT:
+                _note(self, _WHOLE)
+            return super().__getattribute__(name)
 
-    def __len__(self) -> int:
-        _note(self, _SHAPE)
-        _Log.quiet += 1
-        try:
-            return super().__len__()  # type: ignore[no-any-return]
-        finally:
-            _Log.quiet -= 1
+        def __getitem__(self, key: Any) -> Any:
+            _note(self, _WHOLE if key == "__target" else key)
+            return _quietly(super().__getitem__, key)
+
+        def __len__(self) -> int:
+            _note(self, _SHAPE)
+            return _quietly(super().__len__)  # type: ignore[no-any-return]
+
+        if keys:
+
+            def __iter__(self) -> Iterator[Any]:
+                _note(self, _SHAPE)
+                return _quietly(super().__iter__)  # type: ignore[no-any-return]
+
+    Watched.__name__ = Watched.__qualname__ = name
+    return Watched
+
+
+_WatchedMap = _watching_proxy("_WatchedMap", _READ_ONLY_MAP, keys=True)
+_WatchedList = _watching_proxy("_WatchedList", _LIST, keys=False)
 
 
 @functools.cache
