@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import os
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from config import SpecError, advisories, load_spec
 from config.currency import TodayError, parse_day
 from preflight import validate
 from preflight.changes import diff_plans
-from preflight.runtime import run_program
+from preflight.runtime import Plan, run_program
 from tests.conftest import stack_values
 from tests.example_spec import example_cloud, example_resources
 from tests.plans import recorded
@@ -285,8 +286,43 @@ def test_validate_without_today_reads_the_environment(
     assert "ANYSCALE_CLOUD_TODAY: 'someday' is not a date" in capsys.readouterr().err
 
 
+A_YEAR_ON = "2027-08-01"  # the day the shipped example's default minor (AKS 1.36) is past standard support
+
+
+class _Warnings(logging.Handler):
+    """The WARNING records logged while it is installed (as caplog keeps them)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno == logging.WARNING:
+            self.messages.append(record.getMessage())
+
+
+@pytest.fixture(scope="module")
+def a_year_on() -> tuple[Plan, list[str]]:
+    """One run of the shipped example on A_YEAR_ON (the day an input, set as the CLI gets it),
+    with the warnings it logged: test_a_date_never_fails_the_program_it_warns_and_deploys reads
+    both, and `preflight plan` a year on takes this run as its own (the same stack, config and
+    day: the program is a function of them) instead of running the program again."""
+    root, handler = logging.getLogger(), _Warnings()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("ANYSCALE_CLOUD_TODAY", A_YEAR_ON)
+            plan = run_program("example", stack_values("example"))
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    return plan, handler.messages
+
+
 def test_a_date_never_fails_the_program_it_warns_and_deploys(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, example_plan: Any
+    caplog: pytest.LogCaptureFixture, example_plan: Any, a_year_on: tuple[Plan, list[str]]
 ) -> None:
     """No time bomb: `pulumi up` on a day past a minor's support warns, names the minor, the
     date and the way out, and registers every resource; `preflight validate` refuses it."""
@@ -310,8 +346,8 @@ def test_a_date_never_fails_the_program_it_warns_and_deploys(
         "and `preflight validate` reports it as a problem"
     )
     # The day the shipped example's default minor leaves standard support, a year on.
-    monkeypatch.setenv("ANYSCALE_CLOUD_TODAY", "2027-08-01")
-    count, found = warnings("expired", stack_values("example"))
+    plan, logged = a_year_on
+    count, found = len(plan.resources), [w for w in logged if "kubernetesVersion" in w]
     # Every resource the example registers on the suite's day (the session's recording of it,
     # made before this test moved the day).
     assert count == len(example_plan.resources)
@@ -332,11 +368,21 @@ def test_a_date_never_fails_the_program_it_warns_and_deploys(
 
 
 def test_validate_deploying_and_plan_warn_where_validate_refuses(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, a_year_on: tuple[Plan, list[str]]
 ) -> None:
     """The commands a deploy runs judge as `pulumi up`: `validate --deploying` (deploy.yml)
     and `plan` exit 0 with the warning a year on; plain `validate` (pull requests) exits 1."""
+    import preflight.plan
     from tests.cli import preflight_in_process
+
+    def program(stack: str, values: dict[str, Any], first_preview: bool = False) -> Plan:
+        # `plan` validates the stack file itself (preflight/plan.py record); the program run it
+        # then asks for is a_year_on's: the same stack, config and day.
+        assert (stack, values, first_preview) == ("example", stack_values("example"), False)
+        assert os.environ["ANYSCALE_CLOUD_TODAY"] == A_YEAR_ON
+        return copy.deepcopy(a_year_on[0])
+
+    monkeypatch.setattr(preflight.plan, "run_program", program)
 
     example = "stacks/Pulumi.example.yaml"
     assert validate.main(["--today", "2027-08-01", example]) == 1
@@ -349,7 +395,7 @@ def test_validate_deploying_and_plan_warn_where_validate_refuses(
         "2027-06-30" in err
     )
     assert "; deploying anyway: a date alone never fails a deploy" in err
-    monkeypatch.setenv("ANYSCALE_CLOUD_TODAY", "2027-08-01")
+    monkeypatch.setenv("ANYSCALE_CLOUD_TODAY", A_YEAR_ON)
     result = preflight_in_process("plan", "--stack", "example", "--quiet")
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -257,20 +257,21 @@ def test_iam_role_autonames_stay_within_64_characters(example_plan: Plan) -> Non
     )
 
 
-def similar_resources(count: int) -> dict[str, Any]:
-    """The example cloud with its primary and `count` GCP resources named alike (gcp-usc1-1 ...)."""
+def similar_resources(indices: range | tuple[int, ...]) -> dict[str, Any]:
+    """The example cloud with its primary and a GCP resource named alike for each of `indices`
+    (gcp-usc1-1 ...)."""
     values = standalone(stack_values("example"))
     primary = values["anyscale-cloud:resources"][0]
     gcp = {"provider": "GCP", "region": "us-central1", "project": "my-gcp-project"}
-    values["anyscale-cloud:resources"] = [primary] + [{"name": f"gcp-usc1-{i}", **gcp} for i in range(1, count + 1)]
+    values["anyscale-cloud:resources"] = [primary] + [{"name": f"gcp-usc1-{i}", **gcp} for i in indices]
     return values
 
 
-def gcp_accounts(cloud: str, count: int) -> list[str]:
-    """The operator's, the Ray pods' and the nodes' account of gcp-usc1-1 ... gcp-usc1-<count>."""
+def gcp_accounts(cloud: str, indices: range | tuple[int, ...]) -> list[str]:
+    """The operator's, the Ray pods' and the nodes' account of gcp-usc1-<i> for each of `indices`."""
     return [
         account(cloud, f"gcp-usc1-{i}")
-        for i in range(1, count + 1)
+        for i in indices
         for account in (names.gcp_account_id, names.gcp_workload_account_id, names.gke_node_account_id)
     ]
 
@@ -280,11 +281,11 @@ def test_forty_similar_resources_get_forty_sets_of_names() -> None:
     # names, and the pools' and node groups' logical names) finds none, and the 117 account
     # IDs are apart. The plan below shows that the program registers exactly these account
     # IDs, and every other name as the resource's name plus a suffix the same for each
-    # resource, so the names of forty are apart as the names of eleven are (a run of forty
-    # costs 12 s of the suite's two minutes).
-    values = similar_resources(39)
+    # resource, so the names of forty are apart as the names of the four below are (a run of
+    # forty costs 12 s of the suite's two minutes).
+    values = similar_resources(range(1, 40))
     load_spec(values["anyscale-cloud:cloud"], values["anyscale-cloud:resources"])  # no collision reported
-    accounts = gcp_accounts("ml-platform", 39)
+    accounts = gcp_accounts("ml-platform", range(1, 40))
     assert len(accounts) == len(set(accounts)) == 117
     assert all(6 <= len(a) <= 30 for a in accounts)
     # Cut (anyscale-ml-platform-gcp-usc1-<n> is 31-32 characters) and told apart by the hash;
@@ -293,13 +294,19 @@ def test_forty_similar_resources_get_forty_sets_of_names() -> None:
     assert "workloads-ml-platform-g-388e6a" in accounts  # gcp-usc1-1's, cut the same way
 
 
+# Two resources of each suffix length: a one-digit (gcp-usc1-1, gcp-usc1-2) and a two-digit
+# pair (gcp-usc1-10, gcp-usc1-11), so both cut lengths of the account IDs (31 and 32 characters)
+# are in the plan twice, and gcp-usc1-1's name is the start of two others' (each GCP resource
+# registers about 40 resources: eleven of them cost 3 s more than these four).
+SIMILAR = (1, 2, 10, 11)
+
+
 def test_similar_resources_plan_with_the_names_the_spec_checked() -> None:
-    # Eleven: one- and two-digit suffixes, so both cut lengths (31 and 32 characters) are in it.
-    plan = recorded("test", similar_resources(11))
-    assert len(plan.of_type("azure-native:resources:Resource")) == 13  # the clouds record and 12 registrations
+    plan = recorded("test", similar_resources(SIMILAR))
+    assert len(plan.of_type("azure-native:resources:Resource")) == 6  # the clouds record and 5 registrations
     accounts = [r["inputs"]["accountId"] for r in plan.of_type("gcp:serviceaccount/account:Account")]
-    assert sorted(accounts) == sorted(gcp_accounts("ml-platform", 11))
-    assert len(accounts) == len(set(accounts)) == 33
+    assert sorted(accounts) == sorted(gcp_accounts("ml-platform", SIMILAR))
+    assert len(accounts) == len(set(accounts)) == 12
     assert "anyscale-ml-platform-gc-6e0545" in accounts
     urns = [r["urn"] for r in plan.resources]
     assert len(urns) == len(set(urns))
@@ -307,7 +314,7 @@ def test_similar_resources_plan_with_the_names_the_spec_checked() -> None:
     # same for every resource: no name of one can be another's, at any count.
     names_of = {
         i: {r["name"] for r in plan.resources if r["name"] == f"gcp-usc1-{i}" or r["name"].startswith(f"gcp-usc1-{i}-")}
-        for i in range(1, 12)
+        for i in SIMILAR
     }
     assert set().union(*names_of.values()) == {r["name"] for r in plan.resources if r["name"].startswith("gcp-usc1-")}
     suffixes = {i: {name[len(f"gcp-usc1-{i}") :] for name in names} for i, names in names_of.items()}
