@@ -541,8 +541,8 @@ def kubeconfigs_sent() -> tuple[Plan, dict[str, dict[str, Any]]]:
         }
     )
     raw = recorded_raw("test", values)
-    providers = [r["name"] for r in raw.plan.of_type("pulumi:providers:kubernetes")]
-    assert providers == ["default-k8s", "spn-k8s"]
+    providers = sorted(r["name"] for r in raw.plan.of_type("pulumi:providers:kubernetes"))
+    assert providers == ["default-k8s", "spn-k8s"]  # registered in either order
     sent = {name.removesuffix("-k8s"): raw.inputs[name]["kubeconfig"] for name in providers}
     return raw.plan, {owner: yaml.safe_load(kubeconfig) for owner, kubeconfig in sent.items()}
 
