@@ -10,14 +10,12 @@ from typing import Any
 
 import pytest
 import yaml
-from google.protobuf import json_format
 
 from components.azure.cluster import noninteractive_kubeconfig
 from config import SpecError, load_spec
-from preflight import runtime
-from preflight.runtime import Plan, run_program
+from preflight.runtime import Plan
 from tests.conftest import stack_values
-from tests.plans import recorded
+from tests.plans import recorded, recorded_raw
 from tests.policy.helpers import validate
 
 SUBNET_ID = (
@@ -346,7 +344,7 @@ def test_api_server() -> None:
 
 @pytest.fixture(scope="module")
 def default_plan() -> Plan:
-    return recorded("test", stack_values("dev"))
+    return recorded("dev", stack_values("dev"))  # the dev stack's own recording (dev_plan): shared
 
 
 def test_default_plan_has_no_network_of_its_own(default_plan: Plan) -> None:
@@ -529,18 +527,10 @@ def test_existing_subnet_exact(existing_plan: Plan) -> None:
 
 @pytest.fixture(scope="module")
 def kubeconfigs_sent() -> tuple[Plan, dict[str, dict[str, Any]]]:
-    """Run the program (its monitor watched: a run of its own) on two Entra-only AKS resources,
-    the primary with the default kubelogin mode (azurecli) and `spn` with kubeloginMode: spn;
-    return the plan and the (secret) kubeconfig each one's Kubernetes provider got, by resource."""
-    sent: dict[str, str] = {}
-    original = runtime.RecordingMonitor.RegisterResource
-
-    def register(self: Any, request: Any) -> Any:
-        if request.type == "pulumi:providers:kubernetes" and request.name.startswith(("default", "spn")):
-            owner = request.name.split("-")[0]
-            sent[owner] = runtime._strip_secrets(json_format.MessageToDict(request.object))["kubeconfig"]
-        return original(self, request)
-
+    """The program on two Entra-only AKS resources, the primary with the default kubelogin mode
+    (azurecli) and `spn` with kubeloginMode: spn; return the plan and the (secret) kubeconfig
+    each one's Kubernetes provider got, by resource: the clear inputs of the recording
+    (tests/raw_inputs.py), shared with test_cluster_values.py, which runs the same stack."""
     values = values_with({"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP]})
     values["anyscale-cloud:resources"].append(
         {
@@ -550,10 +540,11 @@ def kubeconfigs_sent() -> tuple[Plan, dict[str, dict[str, Any]]]:
             "cluster": {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP], "kubeloginMode": "spn"},
         }
     )
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runtime.RecordingMonitor, "RegisterResource", register)
-        plan = run_program("test", values)
-    return plan, {owner: yaml.safe_load(kubeconfig) for owner, kubeconfig in sent.items()}
+    raw = recorded_raw("test", values)
+    providers = sorted(r["name"] for r in raw.plan.of_type("pulumi:providers:kubernetes"))
+    assert providers == ["default-k8s", "spn-k8s"]  # registered in either order
+    sent = {name.removesuffix("-k8s"): raw.inputs[name]["kubeconfig"] for name in providers}
+    return raw.plan, {owner: yaml.safe_load(kubeconfig) for owner, kubeconfig in sent.items()}
 
 
 def test_entra_only_cluster_and_azurecli_kubeconfig(kubeconfigs_sent: tuple[Plan, dict[str, Any]]) -> None:

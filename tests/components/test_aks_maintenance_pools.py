@@ -34,7 +34,7 @@ def problems(cluster: dict[str, Any]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def default_plan() -> Plan:
-    return recorded("test", stack_values("dev"))
+    return recorded("dev", stack_values("dev"))  # the dev stack's own recording (dev_plan): shared
 
 
 def inputs(plan: Plan, name: str) -> dict[str, Any]:
@@ -65,7 +65,7 @@ def test_default_window_covers_both_aks_schedules(default_plan: Plan) -> None:
         }
         assert record["options"]["deleteBeforeReplace"] is True
         assert record["provider"] == (
-            "urn:pulumi:test::anyscale-cloud::anyscale-cloud:index:AnyscaleCloud$pulumi:providers:azure-native::"
+            "urn:pulumi:dev::anyscale-cloud::anyscale-cloud:index:AnyscaleCloud$pulumi:providers:azure-native::"
             "ml-platform-dev-azure::ml-platform-dev-azure-id"
         )
         # The registration waits for the windows, like for the pools: the cluster is ready
@@ -73,13 +73,21 @@ def test_default_window_covers_both_aks_schedules(default_plan: Plan) -> None:
         assert record["urn"] in default_plan.named("default-registration")["dependsOn"]
 
 
+# The configured window rides on the plans of test_pools_wait_for_the_subnet_grant (the
+# maintenance configurations and the pools' subnet grant are apart): no run of its own.
+MAINTENANCE = {"dayOfWeek": "Saturday", "startTime": "22:30", "durationHours": 6, "utcOffset": "-07:00"}
+NETWORKS = [
+    {"addressSpace": "10.40.0.0/16", "nodeSubnet": "10.40.0.0/20"},
+    {"existingSubnetId": SUBNET_ID},
+]
+
+
+def network_plan(network: dict[str, Any]) -> Plan:
+    return recorded("test", values_with({"network": network, "maintenance": MAINTENANCE}))
+
+
 def test_configured_window() -> None:
-    plan = recorded(
-        "test",
-        values_with(
-            {"maintenance": {"dayOfWeek": "Saturday", "startTime": "22:30", "durationHours": 6, "utcOffset": "-07:00"}}
-        ),
-    )
+    plan = network_plan(NETWORKS[0])
     assert inputs(plan, "default-maintenance-node-os-upgrade")["maintenanceWindow"] == {
         "schedule": {"weekly": {"dayOfWeek": "Saturday", "intervalWeeks": 1}},
         "startTime": "22:30",
@@ -142,15 +150,9 @@ def test_autoscaled_count_is_never_fought(default_plan: Plan) -> None:
     assert pool["options"]["ignoreChanges"] == ["count"]
 
 
-@pytest.mark.parametrize(
-    "network",
-    [
-        {"addressSpace": "10.40.0.0/16", "nodeSubnet": "10.40.0.0/20"},
-        {"existingSubnetId": SUBNET_ID},
-    ],
-)
+@pytest.mark.parametrize("network", NETWORKS)
 def test_pools_wait_for_the_subnet_grant(network: dict[str, Any]) -> None:
-    plan = recorded("test", values_with({"network": network}))
+    plan = network_plan(network)
     assert GRANT in {r["urn"] for r in plan.resources}
     for name in ("default-pool-cpu", "default-pool-cpuspot"):
         assert GRANT in plan.named(name)["dependsOn"], name
@@ -159,6 +161,6 @@ def test_pools_wait_for_the_subnet_grant(network: dict[str, Any]) -> None:
 def test_pools_without_a_network_wait_for_no_grant(default_plan: Plan) -> None:
     assert "default-cluster-network" not in {r["name"] for r in default_plan.resources}
     assert default_plan.named("default-pool-cpu")["dependsOn"] == [
-        "urn:pulumi:test::anyscale-cloud::anyscale-cloud:azure:AksTarget$azure-native:containerservice:ManagedCluster::default-aks",
-        "urn:pulumi:test::anyscale-cloud::anyscale-cloud:index:AnyscaleCloud$azure-native:resources:ResourceGroup::ml-platform-dev-rg",
+        "urn:pulumi:dev::anyscale-cloud::anyscale-cloud:azure:AksTarget$azure-native:containerservice:ManagedCluster::default-aks",
+        "urn:pulumi:dev::anyscale-cloud::anyscale-cloud:index:AnyscaleCloud$azure-native:resources:ResourceGroup::ml-platform-dev-rg",
     ]

@@ -455,5 +455,5 @@ def test_protection_on_by_default() -> None:
 def test_retain_on_delete_opt_out() -> None:
     values = stack_values("dev")
     values["anyscale-cloud:resources"][0]["storage"] = {"retainOnDelete": False}
-    plan = recorded("test", values)
+    plan = recorded("dev", values)  # the values test_lifecycle.py records under "dev": one run for both
     assert plan.named("default-storage")["options"]["retainOnDelete"] is False

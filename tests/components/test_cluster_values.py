@@ -118,8 +118,22 @@ def test_aks_without_local_accounts_uses_the_user_credential_with_kubelogin() ->
     credential in exec format, its kubelogin rewritten to log in without a person."""
     values = stack_values("dev")
     values["anyscale-cloud:resources"][0]["cluster"] = {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP]}
+    # Beside it `spn`, Entra-only too: the stack test_aks_access_network.py's kubeconfigs_sent
+    # records, so that one run serves both (only the primary's calls are looked at here).
+    values["anyscale-cloud:resources"].append(
+        {
+            "name": "spn",
+            "provider": "Azure",
+            "region": "eastus2",
+            "cluster": {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP], "kubeloginMode": "spn"},
+        }
+    )
     raw = run_raw("test", values)
-    calls = {token: args for token, args in raw.invokes if token in (ADMIN_CREDENTIALS, USER_CREDENTIALS)}
+    calls = {
+        token: args
+        for token, args in raw.invokes
+        if token in (ADMIN_CREDENTIALS, USER_CREDENTIALS) and args["resourceName"] == "aks-ml-platform-dev-default"
+    }
     assert list(calls) == [USER_CREDENTIALS]
     assert calls[USER_CREDENTIALS]["format"] == "exec"
     kubeconfig = yaml.safe_load(raw.inputs["default-k8s"]["kubeconfig"])

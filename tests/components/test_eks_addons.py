@@ -14,6 +14,7 @@ from config import SpecError, load_spec
 from preflight.changes import Change, diff_plans
 from preflight.runtime import Plan
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 from tests.plans import recorded
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated in favor of:DeprecationWarning")
@@ -35,9 +36,42 @@ def aws_values(**cluster: Any) -> dict[str, Any]:
     return values
 
 
+# Three alike groups of `aws-scale`, each test changing the bounds of its own: the module's
+# plan is the base and one changed plan serves the three tests (a diff's changes are per resource).
+SCALED = "aws-scale"
+RAISE_MIN, LOWER_MAX, WIDEN = "cpu", "cpumax", "cpuwide"
+
+
+def scaled(bounds: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """The AWS resource `aws-scale` with the three groups of `bounds` and a spot group."""
+    aws = aws_values()["anyscale-cloud:resources"][1]
+    pools: list[dict[str, Any]] = [
+        {"name": name, "instanceType": "m6i.4xlarge", "minCount": low, "maxCount": high}
+        for name, (low, high) in bounds.items()
+    ]
+    pools.append({"name": "cpuspot", "instanceType": "m6i.4xlarge", "capacityType": "SPOT"})
+    return {**aws, "name": SCALED, "cluster": {**aws.get("cluster", {}), "nodePools": pools}}
+
+
+BASE_BOUNDS = {RAISE_MIN: (1, 10), LOWER_MAX: (1, 10), WIDEN: (1, 10)}
+
+
+def side_by_side() -> dict[str, Any]:
+    """aws-usw2 as the example has it (1.36), aws-k133 on 1.33, aws-k134 on 1.34, aws-k135 on
+    1.35 and `aws-scale` with the base bounds, side by side in one stack: one run for the
+    minors, the scaling base and every test of aws-usw2 (each resource's add-ons and groups are
+    its own, and every assertion names the resource it is about)."""
+    values = aws_values()
+    aws = values["anyscale-cloud:resources"][1]
+    for name, minor in (("aws-k133", "1.33"), ("aws-k134", "1.34"), ("aws-k135", "1.35")):
+        values["anyscale-cloud:resources"].append({**aws, "name": name, "cluster": {"kubernetesVersion": minor}})
+    values["anyscale-cloud:resources"].append(scaled(BASE_BOUNDS))
+    return values
+
+
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    return recorded("test", aws_values())
+    return recorded("test", side_by_side())
 
 
 def addon(plan: Plan, name: str, resource: str = NAME) -> dict[str, Any]:
@@ -64,32 +98,18 @@ def test_every_managed_addon_is_installed_adopting_what_eks_put_there(plan: Plan
         assert record["options"]["deletedWith"] == plan.named(f"{NAME}-eks")["urn"]
 
 
-def minors() -> dict[str, Any]:
-    """aws-usw2 on 1.33, aws-k134 on 1.34, aws-k135 on 1.35, side by side in one stack: one
-    run for the three minors (each resource's add-ons are its own)."""
-    values = aws_values(kubernetesVersion="1.33")
-    aws = values["anyscale-cloud:resources"][1]
-    for name, minor in (("aws-k134", "1.34"), ("aws-k135", "1.35")):
-        values["anyscale-cloud:resources"].append({**aws, "name": name, "cluster": {"kubernetesVersion": minor}})
-    return values
-
-
 def test_addon_versions_follow_the_clusters_minor(plan: Plan) -> None:
     # kube-proxy pinned (AWS docs, "kube-proxy versions", read 2026-12-01); the others
     # EKS's default for the minor, read at deploy time.
     assert addon(plan, "kube-proxy")["inputs"]["addonVersion"] == "${getAddonVersion[kube-proxy@1.36].version}"
     assert addon(plan, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.36].version}"
-    side_by_side = recorded("test", minors())
-    assert addon(side_by_side, "kube-proxy")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
-    assert addon(side_by_side, "coredns")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.33].version}"
-    assert addon(side_by_side, "kube-proxy", "aws-k134")["inputs"]["addonVersion"] == "v1.34.1-eksbuild.2"
+    # The other minors, side by side in the same plan (side_by_side()).
+    assert addon(plan, "kube-proxy", "aws-k133")["inputs"]["addonVersion"] == "v1.33.5-eksbuild.2"
+    assert addon(plan, "coredns", "aws-k133")["inputs"]["addonVersion"] == "${getAddonVersion[coredns@1.33].version}"
+    assert addon(plan, "kube-proxy", "aws-k134")["inputs"]["addonVersion"] == "v1.34.1-eksbuild.2"
+    assert addon(plan, "vpc-cni", "aws-k134")["inputs"]["addonVersion"] == "${getAddonVersion[vpc-cni@1.34].version}"
     assert (
-        addon(side_by_side, "vpc-cni", "aws-k134")["inputs"]["addonVersion"]
-        == "${getAddonVersion[vpc-cni@1.34].version}"
-    )
-    assert (
-        addon(side_by_side, "kube-proxy", "aws-k135")["inputs"]["addonVersion"]
-        == "${getAddonVersion[kube-proxy@1.35].version}"
+        addon(plan, "kube-proxy", "aws-k135")["inputs"]["addonVersion"] == "${getAddonVersion[kube-proxy@1.35].version}"
     )
 
 
@@ -193,32 +213,22 @@ def test_node_groups_send_only_the_bounds(plan: Plan) -> None:
     assert cpu["options"]["ignoreChanges"] == ["scalingConfig.desiredSize"]
 
 
-# Three alike groups, each test changing the bounds of its own: one base and one changed
-# plan serve the three tests (a diff's changes are per resource).
-RAISE_MIN, LOWER_MAX, WIDEN = "cpu", "cpumax", "cpuwide"
-
-
-def scaled(bounds: dict[str, tuple[int, int]]) -> dict[str, Any]:
-    pools: list[dict[str, Any]] = [
-        {"name": name, "instanceType": "m6i.4xlarge", "minCount": low, "maxCount": high}
-        for name, (low, high) in bounds.items()
-    ]
-    pools.append({"name": "cpuspot", "instanceType": "m6i.4xlarge", "capacityType": "SPOT"})
-    return recorded("test", aws_values(nodePools=pools)).to_json()
-
-
 @pytest.fixture(scope="module")
-def base_plan() -> dict[str, Any]:
-    return scaled({RAISE_MIN: (1, 10), LOWER_MAX: (1, 10), WIDEN: (1, 10)})
+def base_plan(plan: Plan) -> dict[str, Any]:
+    return plan.to_json()  # aws-scale with BASE_BOUNDS
 
 
 @pytest.fixture(scope="module")
 def changed_plan() -> dict[str, Any]:
-    return scaled({RAISE_MIN: (3, 10), LOWER_MAX: (1, 4), WIDEN: (0, 20)})
+    """The primary and aws-scale alone, with the changed bounds: the resources of the base it
+    leaves out are deletions in the diff, and each test looks at the change of its own group."""
+    values = standalone(aws_values())  # the primary's MultiKueue worker, aws-usw2, is not in it
+    values["anyscale-cloud:resources"][1] = scaled({RAISE_MIN: (3, 10), LOWER_MAX: (1, 4), WIDEN: (0, 20)})
+    return recorded("test", values).to_json()
 
 
 def group_change(base: dict[str, Any], head: dict[str, Any], pool: str) -> Change:
-    return next(c for c in diff_plans(base, head) if c.name == f"{NAME}-{pool}")
+    return next(c for c in diff_plans(base, head) if c.name == f"{SCALED}-{pool}")
 
 
 def test_raising_min_count_is_named(base_plan: dict[str, Any], changed_plan: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from config import SpecError, load_spec
 from preflight.policy import resource_args
 from preflight.runtime import Plan
 from tests.conftest import stack_values
+from tests.example_spec import standalone
 from tests.plans import recorded
 
 EXAMPLE = stack_values("example")
@@ -78,9 +79,12 @@ def apis_plan() -> Plan:
 @pytest.fixture(scope="module")
 def custom_plan() -> Plan:
     """GKE on an existing network with zoned GPU pool and APIs enabled; operator values on
-    AKS (extension) and GKE (Helm), one a secret; MinIO credentials on Generic."""
-    values = copy.deepcopy(EXAMPLE)
-    default, _, gcp, onprem = values["anyscale-cloud:resources"]
+    AKS (extension) and GKE (Helm), one a secret; MinIO credentials on Generic. The example's
+    AWS resource (and so the primary's MultiKueue worker) is left out: nothing here is about it."""
+    values = standalone(copy.deepcopy(EXAMPLE))
+    default, aws, gcp, onprem = values["anyscale-cloud:resources"]
+    assert aws["provider"] == "AWS"
+    values["anyscale-cloud:resources"] = [default, gcp, onprem]
     secret_values = copy.deepcopy(OPERATOR_VALUES)
     secret_values["operator"]["container"] = {"additionalEnv": [{"name": "TOKEN", "value": SECRET}]}
     default["addons"] = {"anyscaleOperator": {"version": "1.8.0", "values": secret_values}}

@@ -248,6 +248,12 @@ def test_generic_operator_chart_gets_the_cli_token_value() -> None:
     values["anyscale-cloud:resources"] = [
         r for r in values["anyscale-cloud:resources"] if r["name"] in ("default", "onprem")
     ]
+    # Beside onprem, `minio` on an existing Secret: the stack test_generic_endpoint.py records
+    # (one run for both; only onprem is looked at here).
+    storage = {"bucket": "s3://ray-data", "endpoint": "https://minio.dc1.example.com", "existingSecret": "minio-keys"}
+    values["anyscale-cloud:resources"].append(
+        {**copy.deepcopy(values["anyscale-cloud:resources"][1]), "name": "minio", "storage": storage}
+    )
     raw = run_raw("test", values)
     chart_values = raw.inputs["onprem-anyscale-operator"]["values"]
     assert chart_values["global"]["auth"] == {"anyscaleCliToken": "v1:Pq9rTb2wX4+example-ciphertext/clitoken=="}
