@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from policy.rules import platform
 from tests.example_spec import example_resources, problems
-from tests.text import text
+from tests.text import from_regex, text
 
 
 @pytest.mark.parametrize(
@@ -141,7 +141,7 @@ def test_userinfo_in_a_generic_endpoint_is_refused_in_the_spec() -> None:
     assert "carries user information" in found[0]
 
 
-LABEL = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?", fullmatch=True)
+LABEL = from_regex(r"[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?", fullmatch=True)
 
 
 # A DNS name's last label is not all digits (RFC 3696 section 2): `0.0.0.00` reads as a

@@ -23,7 +23,7 @@ from config.data.regions import AWS_REGIONS, AZURE_REGIONS, GCP_REGIONS
 from preflight import validate
 from tests.conftest import stack_values
 from tests.example_spec import standalone
-from tests.text import text
+from tests.text import from_regex, text
 
 # Profiles (`ci`, `thorough`): tests/conftest.py.
 
@@ -101,8 +101,8 @@ def test_mutations_of_the_example_never_crash(path: tuple, replacement: Any) -> 
             assert problem.path and problem.message
 
 
-name_text = st.from_regex(r"[a-zA-Z0-9_-]{1,40}", fullmatch=True).filter(lambda n: any(c.isalnum() for c in n))
-pool_names = st.from_regex(r"[a-z][a-z0-9]{0,11}", fullmatch=True)
+name_text = from_regex(r"[a-zA-Z0-9_-]{1,40}", fullmatch=True).filter(lambda n: any(c.isalnum() for c in n))
+pool_names = from_regex(r"[a-z][a-z0-9]{0,11}", fullmatch=True)
 
 
 @st.composite
@@ -145,24 +145,24 @@ def valid_resources(draw: Any, max_extra: int = 6) -> list[dict[str, Any]]:
             entry["region"] = draw(st.sampled_from(sorted(AWS_REGIONS)))
             if draw(st.booleans()):
                 entry["storage"] = {
-                    "bucket": "s3://" + draw(st.from_regex(r"[a-z0-9][a-z0-9-]{2,20}[a-z0-9]", fullmatch=True))
+                    "bucket": "s3://" + draw(from_regex(r"[a-z0-9][a-z0-9-]{2,20}[a-z0-9]", fullmatch=True))
                 }
         elif kind == "GCP":
             entry["region"] = draw(st.sampled_from(sorted(GCP_REGIONS)))
             entry["project"] = draw(
-                st.from_regex(r"[a-z][a-z0-9-]{4,20}[a-z0-9]", fullmatch=True).filter(
+                from_regex(r"[a-z][a-z0-9-]{4,20}[a-z0-9]", fullmatch=True).filter(
                     # Google refuses a project ID containing these.
                     lambda p: not any(word in p for word in ("google", "null", "undefined", "ssl"))
                 )
             )
         else:
-            entry["region"] = draw(st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True))
+            entry["region"] = draw(from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True))
             entry["kubeconfig"] = {"secure": "v1:abc"}
             entry["cliToken"] = draw(text(min_size=1, max_size=10).filter(str.strip))
             entry["storage"] = {
                 "bucket": draw(st.sampled_from(["s3", "minio", "r2"]))
                 + "://"
-                + draw(st.from_regex(r"[a-z0-9][a-z0-9-]{1,18}[a-z0-9]", fullmatch=True))  # a host label
+                + draw(from_regex(r"[a-z0-9][a-z0-9-]{1,18}[a-z0-9]", fullmatch=True))  # a host label
             }
         resources.append(entry)
     return resources
