@@ -72,11 +72,13 @@ def main(argv: list[str], prog: str = "python -m preflight") -> int:
 
 def console() -> None:
     """The console script: the same commands under the script's own name."""
-    sys.exit(main(sys.argv[1:], prog=os.path.basename(sys.argv[0]) or SCRIPT))
+    from preflight.heap import exit_without_last_collections
+
+    exit_without_last_collections(main(sys.argv[1:], prog=os.path.basename(sys.argv[0]) or SCRIPT))
 
 
 if __name__ == "__main__":
-    from preflight.heap import fewer_collections
+    from preflight.heap import exit_without_last_collections, fewer_collections
 
     fewer_collections()
-    sys.exit(main(sys.argv[1:]))
+    exit_without_last_collections(main(sys.argv[1:]))

@@ -12,6 +12,8 @@ program computes depends on when a collection happens."""
 from __future__ import annotations
 
 import gc
+import sys
+from typing import NoReturn
 
 # Young generation every 50,000 net allocations (default 700); the older generations after
 # 20 passes of the younger one each (default 10).
@@ -23,3 +25,14 @@ def fewer_collections() -> None:
     `preflight` commands, the tests' workers). Call it before importing the provider SDKs,
     whose imports allocate most of the long-lived heap."""
     gc.set_threshold(*THRESHOLDS)
+
+
+def exit_without_last_collections(code: int) -> NoReturn:
+    """sys.exit(code) for a `preflight` command, minus the interpreter's last walks over the
+    heap. A plan leaves hundreds of thousands of objects (the provider SDKs' classes, the run's
+    outputs), and the collections the interpreter runs as it exits visited every one: 0.6 s of a
+    3.9 s dev plan, 2.2 s of the example's 10.8 s. Frozen (moved where collections no longer
+    look), they are skipped; the exit is otherwise the usual one: exit handlers run and the
+    output is flushed. Only for a process about to end: nothing frozen is ever collected."""
+    gc.freeze()
+    sys.exit(code)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import shutil
 import sys
@@ -50,6 +51,16 @@ def pytest_configure(config: pytest.Config) -> None:
         folder = tempfile.mkdtemp(prefix="anyscale-test-plans-")
         os.environ[PLANS_ENV] = folder
         config.add_cleanup(lambda: (shutil.rmtree(folder, ignore_errors=True), os.environ.pop(PLANS_ENV, None)))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A test worker's heap frozen as it ends (preflight/heap.py exit_without_last_collections):
+    the SDKs and every recording it holds, over a million objects, which the collections of the
+    interpreter's exit walked for seconds while the controller waited for both workers to end.
+    Workers only: a process that runs pytest again (`make mutate`) keeps collecting."""
+    if hasattr(config, "workerinput"):
+        gc.freeze()
 
 
 def stack_values(stack: str) -> dict[str, Any]:

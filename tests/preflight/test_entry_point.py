@@ -134,3 +134,27 @@ def test_the_command_runs_from_any_directory(tmp_path: Path) -> None:
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == f"anyscale-cloud-preflight {(ROOT / 'VERSION').read_text().strip()}\n"
+
+
+@pytest.mark.parametrize("entry", ["python -m preflight", "console script"])
+def test_a_command_exits_with_its_code_after_freezing_the_heap(entry: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both entry points end through preflight/heap.py exit_without_last_collections: the
+    command's exit code, the heap frozen first (the exit's collections skip it)."""
+    import gc
+    import runpy
+
+    import preflight.__main__ as entry_point
+
+    frozen: list[int] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(1))
+    monkeypatch.setattr(sys, "argv", ["preflight", "no-such-verb"])  # main returns 2 (usage)
+    threshold = gc.get_threshold()
+    try:
+        with pytest.raises(SystemExit) as ended:
+            if entry == "console script":
+                entry_point.console()
+            else:
+                runpy.run_module("preflight", run_name="__main__")
+    finally:
+        gc.set_threshold(*threshold)
+    assert (ended.value.code, frozen) == (2, [1])
