@@ -154,6 +154,8 @@ def test_a_command_exits_with_its_code_after_freezing_the_heap(entry: str, monke
             if entry == "console script":
                 entry_point.console()
             else:
+                # As `python -m preflight` starts: the module not imported yet (runpy warns otherwise).
+                monkeypatch.delitem(sys.modules, "preflight.__main__")
                 runpy.run_module("preflight", run_name="__main__")
     finally:
         gc.set_threshold(*threshold)
