@@ -129,6 +129,8 @@ def test_aks_without_local_accounts_uses_the_user_credential_with_kubelogin() ->
         }
     )
     raw = run_raw("test", values)
+    # Neither Entra-only resource asks for the admin credential; the primary's call is looked at.
+    assert {token for token, _ in raw.invokes if token in (ADMIN_CREDENTIALS, USER_CREDENTIALS)} == {USER_CREDENTIALS}
     calls = {
         token: args
         for token, args in raw.invokes
