@@ -18,9 +18,11 @@ DEV_STAMP := $(VENV)/.dev-installed
 HELM_HOME := .helm
 HELM_STAMP := $(HELM_HOME)/.installed
 STACK ?= example
-# xdist workers: the suite runs each program under mocks in a fresh process. Also mypy's
-# worker processes (a cold run, as on a fresh clone: about 8 s in one process, 6 s in two).
+# xdist workers: the suite runs each program under mocks in a fresh process.
 JOBS ?= 2
+# mypy's worker processes in `make lint` (a cold run, as on a fresh clone: about 8 s in one
+# process, 6 s in two); `make test` runs it beside pytest in one (0: mypy's own process).
+MYPY_WORKERS ?= $(JOBS)
 INSTALLER ?= auto
 UV_HOME := .uv
 # This machine (and the CI machine like it) sets PYTHONDONTWRITEBYTECODE=1: every process would then compile
@@ -132,11 +134,23 @@ $(MERMAID): tests/mermaid/package.json tests/mermaid/package-lock.json
 	cd tests/mermaid && npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
 
-# Static checks before the tests; configuration in pyproject.toml. Every stack file against
-# the JSON Schema generated from the spec (a misspelt key fails here, as in the editor).
-test: lint $(MERMAID) $(HELM_STAMP)
-	$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml
-	$(PY) -m pytest -n $(JOBS) --dist worksteal -q
+# The static checks (`make lint`; configuration in pyproject.toml) beside the tests, not before
+# them: mypy's cold run (a fresh clone's, CI's) takes seconds of CPU that the test workers'
+# start leaves spare, and one process (MYPY_WORKERS=0) is enough there. Their output is kept in
+# build/lint.log and printed after pytest's; `make test` fails when either fails. First, every
+# stack file against the JSON Schema generated from the spec (a misspelt key fails here, as in
+# the editor). `make lint` is called through SUBMAKE: make runs a line naming $(MAKE) even
+# under `make -n`, which the docs' tests use to check that `make test` exists.
+SUBMAKE = $(MAKE) --no-print-directory
+test: $(DEV_STAMP) $(MERMAID) $(HELM_STAMP)
+	@mkdir -p build; $(SUBMAKE) lint MYPY_WORKERS=0 >build/lint.log 2>&1 & lint=$$!; \
+	echo "make lint: running beside the tests (its output follows theirs)"; \
+	$(VENV)/bin/check-jsonschema --schemafile stacks/stack.schema.json stacks/Pulumi.*.yaml && \
+	$(PY) -m pytest -n $(JOBS) --dist worksteal -q; tests=$$?; \
+	wait $$lint; checks=$$?; \
+	echo "--- make lint:"; cat build/lint.log; \
+	if [ $$checks -ne 0 ]; then echo "make test: the static checks failed (make lint, above)"; fi; \
+	[ $$tests -eq 0 ] && [ $$checks -eq 0 ]
 
 # Every generated file (the stack schema, the config reference, the typed arguments, the
 # policy docs, the pack's message catalogue) from its source: scripts/generate.py lists them.
@@ -151,7 +165,7 @@ generate: $(DEV_STAMP)
 lint: $(DEV_STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
-	$(PY) -m mypy --num-workers $(JOBS)
+	$(PY) -m mypy --num-workers $(MYPY_WORKERS)
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/actionlint .github/workflows/*.yml
 	$(VENV)/bin/zizmor --offline --quiet .github/workflows
 

@@ -56,8 +56,9 @@ def test_a_release_is_built_without_a_cache() -> None:
 
 
 def test_lint_runs_once() -> None:
-    """`make test` lints first (Makefile: `test: lint`): no separate `make lint` step."""
-    assert re.search(r"^test: lint\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    """`make test` runs `make lint` (beside pytest): no separate `make lint` step."""
+    recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    assert recipe and "$(SUBMAKE) lint " in recipe.group(1)
     runs = [str(s.get("run", "")) for s in jobs("offline-checks.yml")[0]["steps"]]
     assert [r.strip() for r in runs if "make test" in r or "make lint" in r] == ["make test"]
 
