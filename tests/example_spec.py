@@ -30,6 +30,34 @@ def standalone(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+def onprem_and_minio() -> dict[str, Any]:
+    """The example's primary and onprem, and `minio`: a copy of onprem on an existing Secret.
+    One stack (so one recording) for the tests of both Generic resources."""
+    values = standalone(stack_values("example"))
+    resources = values["anyscale-cloud:resources"]
+    resources[:] = [r for r in resources if r["name"] in ("default", "onprem")]
+    storage = {"bucket": "s3://ray-data", "endpoint": "https://minio.dc1.example.com", "existingSecret": "minio-keys"}
+    resources.append({**copy.deepcopy(resources[1]), "name": "minio", "storage": storage})
+    return values
+
+
+def entra_only_pair(group: str) -> dict[str, Any]:
+    """The dev stack with its primary Entra-only (admin group `group`, the default kubelogin
+    mode) and `spn` beside it, Entra-only with kubeloginMode: spn. One stack (so one
+    recording) for the tests of both credentials."""
+    values = stack_values("dev")
+    values["anyscale-cloud:resources"][0]["cluster"] = {"disableLocalAccounts": True, "adminGroupObjectIds": [group]}
+    values["anyscale-cloud:resources"].append(
+        {
+            "name": "spn",
+            "provider": "Azure",
+            "region": "eastus2",
+            "cluster": {"disableLocalAccounts": True, "adminGroupObjectIds": [group], "kubeloginMode": "spn"},
+        }
+    )
+    return values
+
+
 def example_cloud() -> dict[str, Any]:
     return copy.deepcopy(stack_values("example")["anyscale-cloud:cloud"])
 

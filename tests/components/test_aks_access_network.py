@@ -15,6 +15,7 @@ from components.azure.cluster import noninteractive_kubeconfig
 from config import SpecError, load_spec
 from preflight.runtime import Plan
 from tests.conftest import stack_values
+from tests.example_spec import entra_only_pair
 from tests.plans import recorded, recorded_raw
 from tests.policy.helpers import validate
 
@@ -531,16 +532,7 @@ def kubeconfigs_sent() -> tuple[Plan, dict[str, dict[str, Any]]]:
     (azurecli) and `spn` with kubeloginMode: spn; return the plan and the (secret) kubeconfig
     each one's Kubernetes provider got, by resource: the clear inputs of the recording
     (tests/raw_inputs.py), shared with test_cluster_values.py, which runs the same stack."""
-    values = values_with({"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP]})
-    values["anyscale-cloud:resources"].append(
-        {
-            "name": "spn",
-            "provider": "Azure",
-            "region": "eastus2",
-            "cluster": {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP], "kubeloginMode": "spn"},
-        }
-    )
-    raw = recorded_raw("test", values)
+    raw = recorded_raw("test", entra_only_pair(GROUP))
     providers = sorted(r["name"] for r in raw.plan.of_type("pulumi:providers:kubernetes"))
     assert providers == ["default-k8s", "spn-k8s"]  # registered in either order
     sent = {name.removesuffix("-k8s"): raw.inputs[name]["kubeconfig"] for name in providers}

@@ -15,7 +15,7 @@ import yaml
 
 from preflight.changes import diff_plans
 from preflight.runtime import Plan
-from tests.conftest import stack_values
+from tests.example_spec import entra_only_pair
 from tests.raw_inputs import Raw, example, run_raw
 
 ADMIN_CREDENTIALS = "azure-native:containerservice:listManagedClusterAdminCredentials"
@@ -116,19 +116,8 @@ def test_aks_with_local_accounts_uses_the_admin_credential(raw: Raw) -> None:
 def test_aks_without_local_accounts_uses_the_user_credential_with_kubelogin() -> None:
     """platform.md 9.4: `disableLocalAccounts` leaves no admin credential: the user
     credential in exec format, its kubelogin rewritten to log in without a person."""
-    values = stack_values("dev")
-    values["anyscale-cloud:resources"][0]["cluster"] = {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP]}
-    # Beside it `spn`, Entra-only too: the stack test_aks_access_network.py's kubeconfigs_sent
-    # records, so that one run serves both (only the primary's calls are looked at here).
-    values["anyscale-cloud:resources"].append(
-        {
-            "name": "spn",
-            "provider": "Azure",
-            "region": "eastus2",
-            "cluster": {"disableLocalAccounts": True, "adminGroupObjectIds": [GROUP], "kubeloginMode": "spn"},
-        }
-    )
-    raw = run_raw("test", values)
+    # Beside it `spn`, Entra-only too (one run with test_aks_access_network.py's kubeconfigs_sent).
+    raw = run_raw("test", entra_only_pair(GROUP))
     # Neither Entra-only resource asks for the admin credential; the primary's call is looked at.
     assert {token for token, _ in raw.invokes if token in (ADMIN_CREDENTIALS, USER_CREDENTIALS)} == {USER_CREDENTIALS}
     calls = {

@@ -11,7 +11,7 @@ import pytest
 
 from config import SpecError, load_spec
 from tests.conftest import stack_values
-from tests.example_spec import standalone
+from tests.example_spec import onprem_and_minio
 from tests.plans import recorded
 
 EXAMPLE = stack_values("example")
@@ -71,14 +71,8 @@ def test_existing_secret_rules() -> None:
 
 
 def test_an_existing_secret_is_mounted_by_name() -> None:
-    # `minio`, the example's onprem on an existing Secret, beside the AKS primary and onprem
-    # itself: the stack test_operator_values_check.py records, so one run serves both.
-    values = standalone(copy.deepcopy(EXAMPLE))
-    resources = values["anyscale-cloud:resources"]
-    resources[:] = [r for r in resources if r["name"] in ("default", "onprem")]
-    storage = {"bucket": "s3://ray-data", "endpoint": "https://minio.dc1.example.com", "existingSecret": "minio-keys"}
-    resources.append({**copy.deepcopy(resources[1]), "name": "minio", "storage": storage})
-    plan = recorded("test", values)
+    # `minio`, the example's onprem on an existing Secret (one run with test_operator_values_check.py).
+    plan = recorded("test", onprem_and_minio())
     values = plan.named("minio-anyscale-operator")["inputs"]["values"]
     # The chart creates no Secret and mounts this one (templates/deployment.yaml, _helpers.tpl).
     assert values["credentialMount"] == {"aws": {"enabled": True, "fromSecret": {"name": "minio-keys"}}}

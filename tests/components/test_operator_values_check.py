@@ -36,8 +36,7 @@ import pytest
 
 from components.addons.crds import take_over_crd
 from config import load_spec
-from tests.conftest import stack_values
-from tests.example_spec import example_cloud, example_resources, problems, standalone
+from tests.example_spec import example_cloud, example_resources, onprem_and_minio, problems
 from tests.raw_inputs import run_raw
 
 SECRET = {"secure": "v1:example-ciphertext/annotation=="}
@@ -244,16 +243,7 @@ def test_a_taken_over_crd_keeps_its_annotations_and_options() -> None:
 
 def test_generic_operator_chart_gets_the_cli_token_value() -> None:
     # Generic: the operator's Helm values carry the CLI token itself (secret), not a blank.
-    values = standalone(stack_values("example"))
-    values["anyscale-cloud:resources"] = [
-        r for r in values["anyscale-cloud:resources"] if r["name"] in ("default", "onprem")
-    ]
-    # Beside onprem, `minio` on an existing Secret: the stack test_generic_endpoint.py records
-    # (one run for both; only onprem is looked at here).
-    storage = {"bucket": "s3://ray-data", "endpoint": "https://minio.dc1.example.com", "existingSecret": "minio-keys"}
-    values["anyscale-cloud:resources"].append(
-        {**copy.deepcopy(values["anyscale-cloud:resources"][1]), "name": "minio", "storage": storage}
-    )
-    raw = run_raw("test", values)
+    # Beside onprem, `minio` (one run with test_generic_endpoint.py; only onprem is looked at here).
+    raw = run_raw("test", onprem_and_minio())
     chart_values = raw.inputs["onprem-anyscale-operator"]["values"]
     assert chart_values["global"]["auth"] == {"anyscaleCliToken": "v1:Pq9rTb2wX4+example-ciphertext/clitoken=="}
